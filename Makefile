@@ -1,0 +1,108 @@
+# cuarena — build, test and bundle. Wildcards find harness modules, commands,
+# agents and tests: adding a file needs no edit here.
+#
+#   make            build/cuarena
+#   make test       CPU test suite (Criterion); no GPU needed
+#   make gpu-test   GPU suite (plain runner) — run on the GPU machine
+#   make bench      end-to-end latency / stability benchmarks (GPU machine)
+#   make bundle     build/ ready to carry to the GPU machine ($ORIGIN rpath + libcjson)
+#   make deps       install Debian packages (as root) or print the apt line
+#   make SANITIZE=1 test   ASan + UBSan build of the C code
+
+CUDA_HOME ?= /usr/local/cuda
+CC        ?= gcc
+NVCC      ?= $(CUDA_HOME)/bin/nvcc
+BUILD     ?= build
+PREFIX    ?= /usr/local
+
+WARN      := -Wall -Wextra -Werror -Wno-unused-parameter
+CFLAGS    ?= -O2 -g
+CFLAGS    += -std=c11 $(WARN) -D_GNU_SOURCE -Iinclude -Iharness -I$(CUDA_HOME)/include
+NVFLAGS   := -O3 -g -std=c++17 -Iinclude -Iharness -gencode=arch=compute_90a,code=sm_90a \
+             -Xcompiler -Wall,-Wextra,-Werror,-Wno-unused-parameter,-fPIC
+LDLIBS    := -L$(CUDA_HOME)/lib64 -lcjson -lcrypto -lcudart -lcublas -ldl -lm -lpthread -lstdc++
+RPATH     := -Wl,-rpath,'$$ORIGIN' -Wl,-rpath,$(CUDA_HOME)/lib64
+
+ifeq ($(SANITIZE),1)
+CFLAGS    += -fsanitize=address,undefined -fno-omit-frame-pointer
+LDFLAGS   += -fsanitize=address,undefined
+endif
+
+HARNESS_C   := $(filter-out harness/main.c,$(wildcard harness/*.c))
+HARNESS_CU  := $(wildcard harness/*.cu)
+AGENTS_C    := $(wildcard agents/*.c)
+LIB_OBJS    := $(HARNESS_C:%.c=$(BUILD)/obj/%.o) $(HARNESS_CU:%.cu=$(BUILD)/obj/%.o) \
+               $(AGENTS_C:%.c=$(BUILD)/obj/%.o)
+LIB         := $(BUILD)/libcuarena.a
+
+TEST_SRCS   := $(wildcard tests/test-*.c)
+TEST_OBJS   := $(TEST_SRCS:%.c=$(BUILD)/obj/%.o)
+HELPER_SRCS := $(wildcard tests/helpers/*.c)
+HELPERS     := $(HELPER_SRCS:tests/helpers/%.c=$(BUILD)/tests/helpers/%)
+SOFIX_SRCS  := $(wildcard tests/data/so/*.c)
+SOFIXTURES  := $(SOFIX_SRCS:tests/data/so/%.c=$(BUILD)/tests/so/%.so)
+GPU_SRCS    := $(wildcard tests/gpu/*.c)
+BENCH_SRCS  := $(wildcard bench/*.c)
+
+.PHONY: all test gpu-test bench bundle deps install clean check-nvcc
+all: $(BUILD)/cuarena
+
+$(BUILD)/obj/%.o: %.c $(wildcard harness/*.h) include/cuarena.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/obj/%.o: %.cu $(wildcard harness/*.h harness/*.cuh) include/cuarena.h
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVFLAGS) -c $< -o $@
+
+$(LIB): $(LIB_OBJS)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/cuarena: $(BUILD)/obj/harness/main.o $(LIB)
+	$(CC) $(LDFLAGS) -o $@ $^ $(RPATH) $(LDLIBS)
+
+# ---- CPU tests (Criterion) -------------------------------------------------
+$(BUILD)/test-suite: $(TEST_OBJS) $(LIB)
+	$(CC) $(LDFLAGS) -o $@ $^ $(RPATH) -lcriterion $(LDLIBS)
+
+$(BUILD)/tests/helpers/%: tests/helpers/%.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -O1 -D_GNU_SOURCE -w -o $@ $<
+
+$(BUILD)/tests/so/%.so: tests/data/so/%.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -O1 -D_GNU_SOURCE -w -shared -fPIC -o $@ $<
+
+test: $(BUILD)/cuarena $(BUILD)/test-suite $(HELPERS) $(SOFIXTURES)
+	CUARENA_ROOT=$(CURDIR) CUARENA_BUILD=$(CURDIR)/$(BUILD) $(BUILD)/test-suite --jobs 2
+	tests/cli.sh $(BUILD)/cuarena
+
+# ---- GPU suite (plain runner, no Criterion on the GPU machine) -------------
+$(BUILD)/gpu-test: $(GPU_SRCS) $(LIB)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(GPU_SRCS) $(LIB) $(RPATH) $(LDLIBS)
+
+gpu-test: $(BUILD)/cuarena $(BUILD)/gpu-test
+	$(BUILD)/gpu-test
+
+$(BUILD)/bench: $(BENCH_SRCS) $(LIB)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(BENCH_SRCS) $(LIB) $(RPATH) $(LDLIBS)
+
+bench: $(BUILD)/cuarena $(BUILD)/bench
+	$(BUILD)/bench
+
+# ---- carrying build/ to the GPU machine ------------------------------------
+bundle: $(BUILD)/cuarena $(BUILD)/gpu-test $(BUILD)/bench
+	cp -L $$(ldconfig -p | awk '/libcjson.so.1 /{print $$NF; exit}') $(BUILD)/libcjson.so.1
+	@echo "bundle: $(BUILD)/ holds cuarena, gpu-test, bench and libcjson.so.1 (rpath \$$ORIGIN)"
+
+deps:
+	@tools/deps.sh
+
+install: $(BUILD)/cuarena
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/cuarena
+	install -m 755 $(BUILD)/cuarena $(DESTDIR)$(PREFIX)/bin/cuarena
+	cp -r include tasks baselines $(DESTDIR)$(PREFIX)/share/cuarena/
+
+clean:
+	rm -rf $(BUILD)

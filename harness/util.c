@@ -1,0 +1,226 @@
+/* util.c — error buffers, whole-file I/O, directories, clocks and SHA-256. */
+#include "common.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <openssl/evp.h>
+
+void cua_errf(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err || errlen == 0)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+}
+
+enum cua_status cua_read_file(const char *path, size_t max_bytes, char **out,
+                              size_t *len, char *err, size_t errlen)
+{
+	enum cua_status result = CUA_E_IO;
+	char *buf = NULL;
+	size_t cap = 0, n = 0;
+	FILE *f;
+
+	*out = NULL;
+	if (len)
+		*len = 0;
+	f = fopen(path, "rb");
+	if (!f) {
+		cua_errf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+		return CUA_E_IO;
+	}
+	for (;;) {
+		if (n + 4096 + 1 > cap) {
+			size_t ncap = cap ? cap * 2 : 8192;
+			char *nb = realloc(buf, ncap);
+			if (!nb) {
+				result = CUA_E_NOMEM;
+				cua_errf(err, errlen, "%s: out of memory", path);
+				goto out;
+			}
+			buf = nb;
+			cap = ncap;
+		}
+		size_t got = fread(buf + n, 1, cap - n - 1, f);
+		n += got;
+		if (n > max_bytes) {
+			result = CUA_E_INVALID;
+			cua_errf(err, errlen, "%s: larger than the limit of %zu bytes", path,
+			         max_bytes);
+			goto out;
+		}
+		if (got == 0) {
+			if (ferror(f)) {
+				cua_errf(err, errlen, "%s: read error: %s", path, strerror(errno));
+				goto out;
+			}
+			break;
+		}
+	}
+	buf[n] = '\0';
+	*out = buf;
+	buf = NULL;
+	if (len)
+		*len = n;
+	result = CUA_OK;
+out:
+	free(buf);
+	fclose(f);
+	return result;
+}
+
+enum cua_status cua_mkdirs(const char *path, char *err, size_t errlen)
+{
+	char tmp[4096];
+	size_t n = strlen(path);
+
+	if (n == 0 || n >= sizeof(tmp)) {
+		cua_errf(err, errlen, "%s: bad directory path", path);
+		return CUA_E_INVALID;
+	}
+	memcpy(tmp, path, n + 1);
+	for (size_t i = 1; i <= n; i++) {
+		if (tmp[i] != '/' && tmp[i] != '\0')
+			continue;
+		char c = tmp[i];
+		tmp[i] = '\0';
+		if (mkdir(tmp, 0755) != 0 && errno != EEXIST) {
+			cua_errf(err, errlen, "%s: cannot create directory: %s", tmp,
+			         strerror(errno));
+			return CUA_E_IO;
+		}
+		tmp[i] = c;
+	}
+	return CUA_OK;
+}
+
+enum cua_status cua_write_file(const char *path, const void *buf, size_t len,
+                               char *err, size_t errlen)
+{
+	char dir[4096], tmp[4200];
+	const char *slash = strrchr(path, '/');
+	int fd;
+
+	if (slash && slash != path) {
+		size_t dn = (size_t)(slash - path);
+		if (dn >= sizeof(dir)) {
+			cua_errf(err, errlen, "%s: path too long", path);
+			return CUA_E_INVALID;
+		}
+		memcpy(dir, path, dn);
+		dir[dn] = '\0';
+		enum cua_status st = cua_mkdirs(dir, err, errlen);
+		if (st != CUA_OK)
+			return st;
+	}
+	snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid());
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		cua_errf(err, errlen, "%s: cannot write: %s", tmp, strerror(errno));
+		return CUA_E_IO;
+	}
+	const char *p = buf;
+	size_t left = len;
+	while (left > 0) {
+		ssize_t w = write(fd, p, left);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			cua_errf(err, errlen, "%s: write failed: %s", tmp, strerror(errno));
+			close(fd);
+			unlink(tmp);
+			return CUA_E_IO;
+		}
+		p += w;
+		left -= (size_t)w;
+	}
+	if (fsync(fd) != 0 || close(fd) != 0 || rename(tmp, path) != 0) {
+		cua_errf(err, errlen, "%s: cannot finish writing: %s", path,
+		         strerror(errno));
+		unlink(tmp);
+		return CUA_E_IO;
+	}
+	return CUA_OK;
+}
+
+void cua_rmtree(const char *path)
+{
+	DIR *d = opendir(path);
+	struct dirent *e;
+
+	if (!d) {
+		unlink(path);
+		return;
+	}
+	while ((e = readdir(d)) != NULL) {
+		char sub[4096];
+		struct stat st;
+
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		snprintf(sub, sizeof(sub), "%s/%s", path, e->d_name);
+		if (lstat(sub, &st) == 0 && S_ISDIR(st.st_mode))
+			cua_rmtree(sub);
+		else
+			unlink(sub);
+	}
+	closedir(d);
+	rmdir(path);
+}
+
+double cua_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+struct cua_sha256 {
+	EVP_MD_CTX *ctx;
+};
+
+struct cua_sha256 *cua_sha256_new(void)
+{
+	struct cua_sha256 *h = calloc(1, sizeof(*h));
+
+	CUA_ASSERT(h);
+	h->ctx = EVP_MD_CTX_new();
+	CUA_ASSERT(h->ctx && EVP_DigestInit_ex(h->ctx, EVP_sha256(), NULL) == 1);
+	return h;
+}
+
+void cua_sha256_update(struct cua_sha256 *h, const void *buf, size_t len)
+{
+	CUA_ASSERT(EVP_DigestUpdate(h->ctx, buf, len) == 1);
+}
+
+void cua_sha256_final(struct cua_sha256 *h, char out[65])
+{
+	unsigned char md[EVP_MAX_MD_SIZE];
+	unsigned int n = 0;
+
+	CUA_ASSERT(EVP_DigestFinal_ex(h->ctx, md, &n) == 1 && n == 32);
+	for (unsigned i = 0; i < n; i++)
+		snprintf(out + 2 * i, 3, "%02x", md[i]);
+	EVP_MD_CTX_free(h->ctx);
+	free(h);
+}
+
+void cua_sha256_hex(const void *buf, size_t len, char out[65])
+{
+	struct cua_sha256 *h = cua_sha256_new();
+
+	cua_sha256_update(h, buf, len);
+	cua_sha256_final(h, out);
+}
