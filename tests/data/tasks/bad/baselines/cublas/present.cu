@@ -1,0 +1,1 @@
+/* present.cu — fixture: a baseline file that exists. */

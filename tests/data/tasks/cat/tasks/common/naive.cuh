@@ -1,0 +1,1 @@
+/* naive.cuh — fixture: shared code is hashed, not loaded. */

@@ -1,0 +1,1 @@
+/* thing.cu — fixture: the baseline named by L1/001-thing. */
