@@ -1,0 +1,164 @@
+/* cli.c — helpers shared by the cmd-*.c files, and the agent's prompt. */
+#include "cli.h"
+
+#include <stdarg.h>
+#include <string.h>
+#include <unistd.h>
+#include <cjson/cJSON.h>
+
+int cua_cli_task(struct cua_cli *cli, const char *name, struct cua_catalogue *cat,
+                 const struct cua_task **t)
+{
+	char err[CUA_ERR_LEN];
+
+	*t = NULL;
+	enum cua_status st = cua_catalogue_load(cli->root, cat, err, sizeof(err));
+	if (st != CUA_OK && st != CUA_E_PARSE) {
+		fprintf(stderr, "cuarena: %s\n", err);
+		return CUA_EXIT_ENV;
+	}
+	*t = cua_catalogue_find(cat, name, err, sizeof(err));
+	if (!*t) {
+		/* A task that failed to load is reported with its own error. */
+		if (cat->errors && strstr(cat->errors, name))
+			fprintf(stderr, "cuarena: %s", cat->errors);
+		else
+			fprintf(stderr, "cuarena: %s\n", err);
+		return CUA_EXIT_USAGE;
+	}
+	return CUA_EXIT_OK;
+}
+
+bool cua_cli_have_gpu(void)
+{
+	return access("/dev/nvidiactl", F_OK) == 0 || access("/dev/nvidia0", F_OK) == 0;
+}
+
+void cua_cli_eval_opts(struct cua_cli *cli, struct cua_eval_opts *o,
+                       struct cua_ceilings *ceil)
+{
+	cua_eval_opts_init(o, cli->root, cli->self, cli->cache);
+	o->ceilings = ceil && ceil->known ? ceil : NULL;
+}
+
+/* Appends printf-style text to a growing heap buffer. */
+struct sbuf {
+	char *s;
+	size_t len, cap;
+};
+
+static void sb_printf(struct sbuf *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void sb_printf(struct sbuf *b, const char *fmt, ...)
+{
+	va_list ap, ap2;
+	va_start(ap, fmt);
+	va_copy(ap2, ap);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0) {
+		va_end(ap2);
+		return;
+	}
+	if (b->len + (size_t)n + 1 > b->cap) {
+		size_t cap = b->cap ? b->cap : 4096;
+		while (cap < b->len + (size_t)n + 1)
+			cap *= 2;
+		char *ns = realloc(b->s, cap);
+		CUA_ASSERT(ns);
+		b->s = ns;
+		b->cap = cap;
+	}
+	vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap2);
+	va_end(ap2);
+	b->len += (size_t)n;
+}
+
+static void tensor_line(struct sbuf *b, const struct cua_task *t, int shape,
+                        const struct cua_tensor_spec *s)
+{
+	int64_t dims[CUA_MAX_DIMS];
+	sb_printf(b, "    %s: %s [", s->name, cua_dtype_name(s->dtype));
+	if (cua_task_tensor_shape(t, shape, s, dims, NULL, 0) == CUA_OK)
+		for (int i = 0; i < s->ndim; i++)
+			sb_printf(b, "%s%lld", i ? ", " : "", (long long)dims[i]);
+	sb_printf(b, "]\n");
+}
+
+char *cua_prompt_render(const struct cua_task *t, const char *root)
+{
+	struct sbuf b = {0};
+	char path[4200], *src = NULL;
+
+	sb_printf(&b, "# Task %s: %s\n\n%s\n\n", t->id, t->title, t->description);
+	sb_printf(&b, "## Tensors\n");
+	for (int i = 0; i < t->n_inputs; i++) {
+		const struct cua_tensor_spec *s = &t->inputs[i];
+		sb_printf(&b, "- input  `%s`: %s [", s->name, cua_dtype_name(s->dtype));
+		for (int k = 0; k < s->ndim; k++)
+			sb_printf(&b, "%s%s", k ? ", " : "", s->shape[k]);
+		sb_printf(&b, "]\n");
+	}
+	for (int i = 0; i < t->n_outputs; i++) {
+		const struct cua_tensor_spec *s = &t->outputs[i];
+		sb_printf(&b, "- output `%s`: %s [", s->name, cua_dtype_name(s->dtype));
+		for (int k = 0; k < s->ndim; k++)
+			sb_printf(&b, "%s%s", k ? ", " : "", s->shape[k]);
+		sb_printf(&b, "]\n");
+	}
+	if (t->n_params) {
+		sb_printf(&b, "\nFixed parameters:");
+		for (int i = 0; i < t->n_params; i++)
+			sb_printf(&b, " %s = %.17g%s", t->params[i].name, t->params[i].value,
+			          i + 1 < t->n_params ? "," : "\n");
+	}
+	sb_printf(&b, "\n## Shape sets (your kernel must be correct for every one)\n");
+	for (int s = 0; s < t->n_shapes; s++) {
+		const struct cua_shape_set *ss = &t->shapes[s];
+		sb_printf(&b, "- %s%s:", ss->name, ss->timed ? " (timed)" : " (checked)");
+		for (int d = 0; d < ss->n_dims; d++)
+			sb_printf(&b, " %s=%lld", ss->dims[d].name, (long long)ss->dims[d].value);
+		sb_printf(&b, "\n");
+		for (int i = 0; i < t->n_inputs; i++)
+			tensor_line(&b, t, s, &t->inputs[i]);
+		for (int i = 0; i < t->n_outputs; i++)
+			tensor_line(&b, t, s, &t->outputs[i]);
+	}
+	sb_printf(&b, "\n## Precision and correctness\n"
+	              "Precision policy: %s. %s\n"
+	              "Each output element must satisfy |out - ref| <= atol + rtol*|ref| "
+	              "with atol = %g, rtol = %g, where ref is computed in float64, on "
+	              "several random seeds (one secret) for every shape set, and again "
+	              "after timing. Inputs are read-only; every output element must be "
+	              "written.\n",
+	          cua_precision_name(t->precision),
+	          t->precision == CUA_PREC_FP32_STRICT
+	              ? "Compute in float32: TF32 tensor cores and half precision are not "
+	                "allowed (the tolerance is set to catch them)."
+	          : t->precision == CUA_PREC_TF32_ALLOWED
+	              ? "TF32 tensor-core math is allowed."
+	              : "Half-precision math is allowed.",
+	          t->atol, t->rtol);
+	sb_printf(&b, "Libraries you may call: %s.\n",
+	          t->n_libraries == 0 ? "none (CUDA runtime only)" : "");
+	for (int i = 0; i < t->n_libraries; i++)
+		sb_printf(&b, "  - %s\n", t->libraries[i]);
+
+	sb_printf(&b, "\n## Interface (include/cuarena.h)\n```c\n");
+	snprintf(path, sizeof(path), "%s/include/cuarena.h", root);
+	if (cua_read_file(path, 1 << 20, &src, NULL, NULL, 0) == CUA_OK)
+		sb_printf(&b, "%s", src);
+	free(src);
+	src = NULL;
+	sb_printf(&b, "```\n\nWrite one CUDA source file that includes \"cuarena.h\" and "
+	              "defines cua_solve. It is built with nvcc -O3 for sm_90a as a "
+	              "shared object and timed against the reference below and the "
+	              "library baselines.\n");
+	sb_printf(&b, "\n## Reference implementation (the nvcc baseline)\n```cuda\n");
+	snprintf(path, sizeof(path), "%s/reference.cu", t->dir);
+	if (cua_read_file(path, 1 << 20, &src, NULL, NULL, 0) == CUA_OK)
+		sb_printf(&b, "%s", src);
+	free(src);
+	sb_printf(&b, "```\n");
+	return b.s;
+}

@@ -1,0 +1,70 @@
+/* cli.h — what every `cuarena <command>` shares: the command table entry, the
+ * located repo root, output mode and exit codes. One cmd-<name>.c per command. */
+#ifndef CUA_CLI_H
+#define CUA_CLI_H
+
+#include "common.h"
+#include "eval.h"
+#include "task.h"
+
+/* Exit codes of the CLI (DESIGN.md §8). */
+enum {
+	CUA_EXIT_OK = 0,
+	CUA_EXIT_FAILED = 1,   /* something evaluated failed or regressed */
+	CUA_EXIT_USAGE = 2,
+	CUA_EXIT_ENV = 3,      /* environment: no GPU, no nvcc, missing files */
+};
+
+struct cua_cli {
+	char root[4096];       /* repo root (tasks/, baselines/, include/) */
+	char self[4096];       /* this executable */
+	char cache[4096];      /* compile cache */
+	bool json;             /* --json */
+};
+
+struct cua_command {
+	const char *name;
+	int (*fn)(struct cua_cli *cli, int argc, char **argv);
+	const char *usage;     /* one line, shown by `cuarena help` and on misuse */
+};
+
+int cmd_list(struct cua_cli *cli, int argc, char **argv);
+int cmd_show(struct cua_cli *cli, int argc, char **argv);
+int cmd_eval(struct cua_cli *cli, int argc, char **argv);
+int cmd_baselines(struct cua_cli *cli, int argc, char **argv);
+int cmd_doctor(struct cua_cli *cli, int argc, char **argv);
+
+/* Prints "cuarena NAME: usage: ..." to stderr and returns CUA_EXIT_USAGE. */
+int cua_cli_usage(const char *name);
+
+/* Loads the catalogue and finds one task; prints errors; returns an exit code
+ * (CUA_EXIT_OK on success, *cat to be freed by the caller). */
+int cua_cli_task(struct cua_cli *cli, const char *name, struct cua_catalogue *cat,
+                 const struct cua_task **t);
+
+/* True when this machine has an NVIDIA device node. */
+bool cua_cli_have_gpu(void);
+
+/* Fills eval options for this CLI (cache, ceilings of `gpu` when known). */
+void cua_cli_eval_opts(struct cua_cli *cli, struct cua_eval_opts *o,
+                       struct cua_ceilings *ceil);
+
+/* The prompt an agent gets for a task: description, ABI, shapes, precision,
+ * tolerance, the reference source. Heap string. */
+char *cua_prompt_render(const struct cua_task *t, const char *root);
+
+/* Runs a report (candidate src optional) for the task named by argv and prints
+ * it; shared by `eval` and `baselines`. Returns the exit code. */
+int cua_cli_report(struct cua_cli *cli, const char *task, const char *src,
+                   const struct cua_eval_opts *base_opts);
+
+/* Parses the options `eval` and `baselines` share (--no-time, --max-time-s S,
+ * --timeout-s S) into o; positional arguments go to pos. Returns how many
+ * positional arguments there were, or -1 on a usage error. */
+int cua_cli_eval_args(struct cua_cli *cli, int argc, char **argv,
+                      struct cua_eval_opts *o, const char **pos, int max_pos);
+
+/* Prints a JSON object on stdout and frees it. */
+void cua_cli_print_json(struct cJSON *o);
+
+#endif /* CUA_CLI_H */

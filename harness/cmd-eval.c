@@ -1,0 +1,49 @@
+/* cmd-eval.c — `cuarena eval TASK FILE.cu`: one candidate, judged and timed
+ * against every baseline of the task in the same invocation. */
+#include "cli.h"
+
+#include <string.h>
+
+int cua_cli_eval_args(struct cua_cli *cli, int argc, char **argv,
+                      struct cua_eval_opts *o, const char **pos, int max_pos)
+{
+	int n = 0;
+	cua_cli_eval_opts(cli, o, NULL);
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--no-time"))
+			o->time = false;
+		else if (!strcmp(argv[i], "--max-time-s") && i + 1 < argc) {
+			char *end;
+			o->max_time_s = strtod(argv[++i], &end);
+			if (*end || !(o->max_time_s > 0 && o->max_time_s <= 600))
+				return -1;
+		} else if (!strcmp(argv[i], "--timeout-s") && i + 1 < argc) {
+			char *end;
+			o->run_timeout_s = strtod(argv[++i], &end);
+			if (*end || !(o->run_timeout_s > 0))
+				return -1;
+		} else if (argv[i][0] == '-' && argv[i][1])
+			return -1;
+		else if (n < max_pos)
+			pos[n++] = argv[i];
+		else
+			return -1;
+	}
+	return n;
+}
+
+int cmd_eval(struct cua_cli *cli, int argc, char **argv)
+{
+	struct cua_eval_opts o;
+	const char *pos[2];
+
+	if (cua_cli_eval_args(cli, argc, argv, &o, pos, 2) != 2)
+		return cua_cli_usage("eval");
+	FILE *f = fopen(pos[1], "rb");
+	if (!f) {
+		fprintf(stderr, "cuarena eval: cannot read %s\n", pos[1]);
+		return CUA_EXIT_USAGE;
+	}
+	fclose(f);
+	return cua_cli_report(cli, pos[0], pos[1], &o);
+}

@@ -1,0 +1,280 @@
+/* compile.c — nvcc → .so in a sandboxed child, with a time limit and a cache. */
+#include "compile.h"
+#include "sandbox.h"
+#include "verdict.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define LOG_MAX (16 * 1024)
+
+static bool executable(const char *p)
+{
+	return p && access(p, X_OK) == 0;
+}
+
+const char *cua_find_nvcc(void)
+{
+	static char buf[4096];
+	const char *env = getenv("CUARENA_NVCC");
+	const char *home = getenv("CUDA_HOME");
+
+	if (executable(env))
+		return env;
+	if (home) {
+		snprintf(buf, sizeof(buf), "%s/bin/nvcc", home);
+		if (executable(buf))
+			return buf;
+	}
+	if (executable("/usr/local/cuda/bin/nvcc"))
+		return "/usr/local/cuda/bin/nvcc";
+	const char *path = getenv("PATH");
+	while (path && *path) {
+		const char *colon = strchr(path, ':');
+		size_t n = colon ? (size_t)(colon - path) : strlen(path);
+		snprintf(buf, sizeof(buf), "%.*s/nvcc", (int)n, path);
+		if (n && executable(buf))
+			return buf;
+		path = colon ? colon + 1 : NULL;
+	}
+	return NULL;
+}
+
+/* The environment nvcc runs with: nothing of ours leaks into a build. */
+static void build_env(const char *nvcc, char *path_var, size_t len,
+                      const char *env[4])
+{
+	char dir[2048];
+	snprintf(dir, sizeof(dir), "%s", nvcc);
+	char *slash = strrchr(dir, '/');
+	if (slash)
+		*slash = '\0';
+	else
+		snprintf(dir, sizeof(dir), "/usr/local/cuda/bin");
+	snprintf(path_var, len, "PATH=%s:/usr/local/bin:/usr/bin:/bin", dir);
+	env[0] = path_var;
+	env[1] = "LANG=C";
+	env[2] = NULL;
+}
+
+const char *cua_nvcc_version(const char *nvcc)
+{
+	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+	static char version[256];
+	static char for_nvcc[4096];
+
+	if (!nvcc)
+		return NULL;
+	pthread_mutex_lock(&lock);
+	if (strcmp(for_nvcc, nvcc) != 0) {
+		struct cua_sandbox_opts o;
+		struct cua_child_result r;
+		char pv[2300];
+		const char *env[4];
+		const char *argv[] = {nvcc, "--version", NULL};
+
+		version[0] = '\0';
+		cua_sandbox_opts_init(&o);
+		o.timeout_s = 30;
+		o.isolate_net = false;
+		build_env(nvcc, pv, sizeof(pv), env);
+		o.env = env;
+		if (cua_sandbox_run(argv, &o, &r, NULL, 0) == CUA_OK) {
+			if (r.how == CUA_EXIT_NORMAL && r.code == 0 && r.out) {
+				const char *rel = strstr(r.out, "release ");
+				if (rel) {
+					size_t n = strcspn(rel, "\n");
+					snprintf(version, sizeof(version), "%.*s", (int)n, rel);
+				}
+			}
+			cua_child_result_free(&r);
+		}
+		snprintf(for_nvcc, sizeof(for_nvcc), "%s", nvcc);
+	}
+	pthread_mutex_unlock(&lock);
+	return version[0] ? version : NULL;
+}
+
+void cua_build_opts_init(struct cua_build_opts *o, const char *root,
+                         const char *cache_dir)
+{
+	memset(o, 0, sizeof(*o));
+	o->root = root;
+	o->cache_dir = cache_dir;
+	o->nvcc = cua_find_nvcc();
+	o->gencode = "-gencode=arch=compute_90a,code=sm_90a";
+	o->timeout_s = 60;
+}
+
+void cua_build_free(struct cua_build *b)
+{
+	if (b) {
+		free(b->log);
+		b->log = NULL;
+	}
+}
+
+static bool file_exists(const char *p)
+{
+	struct stat st;
+	return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+enum cua_status cua_build_so(const char *src_path, const struct cua_build_opts *o,
+                             struct cua_build *b, char *err, size_t errlen)
+{
+	enum cua_status result;
+	char *src = NULL;
+	size_t src_len = 0;
+	char inc1[4200], inc2[4200], rpath[4200], tmp_so[4200], log_path[4200];
+	char pv[2300];
+	const char *env[4];
+	const char *argv[40];
+	int argc = 0;
+	struct cua_child_result r;
+	bool have_r = false;
+
+	memset(b, 0, sizeof(*b));
+	if (!o->nvcc) {
+		cua_errf(err, errlen, "nvcc not found: set CUDA_HOME or CUARENA_NVCC");
+		return CUA_E_NOT_FOUND;
+	}
+	const char *version = cua_nvcc_version(o->nvcc);
+	if (!version) {
+		cua_errf(err, errlen, "%s --version does not run", o->nvcc);
+		return CUA_E_NOT_FOUND;
+	}
+	result = cua_read_file(src_path, CUA_MAX_SOURCE, &src, &src_len, err, errlen);
+	if (result == CUA_E_INVALID) {
+		/* An oversized source is the candidate's failure, not ours. */
+		b->too_large = true;
+		b->log = strdup("source too large: the limit is 256 KiB");
+		return CUA_OK;
+	}
+	if (result != CUA_OK)
+		return result;
+
+	snprintf(inc1, sizeof(inc1), "-I%s/include", o->root);
+	snprintf(inc2, sizeof(inc2), "-I%s/tasks/common", o->root);
+	{
+		/* Libraries resolve from the toolkit that built the object. */
+		char home[4096];
+		snprintf(home, sizeof(home), "%s", o->nvcc);
+		char *sl = strrchr(home, '/');
+		if (sl)
+			*sl = '\0';
+		snprintf(rpath, sizeof(rpath), "-Xlinker=-rpath,%s/../lib64", home);
+	}
+	argv[argc++] = o->nvcc;
+	argv[argc++] = "-O3";
+	argv[argc++] = "-std=c++17";
+	argv[argc++] = o->gencode;
+	argv[argc++] = "-Xcompiler=-fPIC";
+	argv[argc++] = "-shared";
+	argv[argc++] = "-cudart=shared";
+	argv[argc++] = inc1;
+	argv[argc++] = inc2;
+	for (int i = 0; i < o->n_libs; i++) {
+		if (!strcmp(o->libs[i], "cublas")) {
+			argv[argc++] = "-lcublas";
+			argv[argc++] = "-lcublasLt";
+		} else if (!strcmp(o->libs[i], "cudnn")) {
+			argv[argc++] = "-lcudnn";
+		}
+	}
+	argv[argc++] = rpath;
+
+	/* The key covers everything that changes the binary. */
+	{
+		struct cua_sha256 *h = cua_sha256_new();
+		cua_sha256_update(h, src, src_len);
+		for (int i = 1; i < argc; i++) {
+			cua_sha256_update(h, "\0", 1);
+			cua_sha256_update(h, argv[i], strlen(argv[i]));
+		}
+		cua_sha256_update(h, "\0", 1);
+		cua_sha256_update(h, version, strlen(version));
+		/* The ABI header is part of every build. */
+		char hdr[4200], *hbuf = NULL;
+		size_t hlen = 0;
+		snprintf(hdr, sizeof(hdr), "%s/include/cuarena.h", o->root);
+		if (cua_read_file(hdr, 1 << 20, &hbuf, &hlen, NULL, 0) == CUA_OK)
+			cua_sha256_update(h, hbuf, hlen);
+		free(hbuf);
+		cua_sha256_final(h, b->key);
+	}
+	snprintf(b->so_path, sizeof(b->so_path), "%s/%s.so", o->cache_dir, b->key);
+	snprintf(log_path, sizeof(log_path), "%s/%s.log", o->cache_dir, b->key);
+	if (file_exists(b->so_path)) {
+		b->ok = true;
+		b->cached = true;
+		char *lg = NULL;
+		size_t ll = 0;
+		if (cua_read_file(log_path, LOG_MAX * 4, &lg, &ll, NULL, 0) == CUA_OK && ll)
+			b->log = lg;
+		else
+			free(lg);
+		result = CUA_OK;
+		goto out;
+	}
+	result = cua_mkdirs(o->cache_dir, err, errlen);
+	if (result != CUA_OK)
+		goto out;
+	snprintf(tmp_so, sizeof(tmp_so), "%s/%s.so.tmp.%ld", o->cache_dir, b->key,
+	         (long)getpid());
+	argv[argc++] = "-o";
+	argv[argc++] = tmp_so;
+	argv[argc++] = src_path;
+	argv[argc] = NULL;
+
+	struct cua_sandbox_opts so;
+	cua_sandbox_opts_init(&so);
+	so.timeout_s = o->timeout_s;
+	so.fsize_bytes = 1L << 30;     /* a compile bomb may not fill the disk */
+	so.capture_max = 256 * 1024;
+	build_env(o->nvcc, pv, sizeof(pv), env);
+	so.env = env;
+	double t0 = cua_now();
+	result = cua_sandbox_run(argv, &so, &r, err, errlen);
+	if (result != CUA_OK)
+		goto out;
+	have_r = true;
+	b->seconds = cua_now() - t0;
+	{
+		size_t n = r.out_len + r.err_len;
+		char *all = malloc(n + 1);
+		CUA_ASSERT(all);
+		memcpy(all, r.out ? r.out : "", r.out_len);
+		memcpy(all + r.out_len, r.err ? r.err : "", r.err_len);
+		all[n] = '\0';
+		b->log = n ? cua_trim_text(all, n, LOG_MAX) : NULL;
+		free(all);
+	}
+	if (r.how == CUA_EXIT_TIMEOUT) {
+		b->timed_out = true;
+		unlink(tmp_so);
+		goto out;
+	}
+	if (r.how != CUA_EXIT_NORMAL || r.code != 0 || !file_exists(tmp_so)) {
+		unlink(tmp_so);
+		goto out;
+	}
+	if (rename(tmp_so, b->so_path) != 0) {
+		cua_errf(err, errlen, "%s: cannot store build: %s", b->so_path,
+		         strerror(errno));
+		unlink(tmp_so);
+		result = CUA_E_IO;
+		goto out;
+	}
+	if (b->log)
+		cua_write_file(log_path, b->log, strlen(b->log), NULL, 0);
+	b->ok = true;
+out:
+	if (have_r)
+		cua_child_result_free(&r);
+	free(src);
+	return result;
+}

@@ -1,0 +1,616 @@
+/* eval.c — one kernel on one task: build, static check, sandboxed run, verdict. */
+#include "eval.h"
+#include "sandbox.h"
+#include "symcheck.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cjson/cJSON.h>
+
+#define CHANNEL_FD 3
+#define OUTPUT_TAIL_MAX 4096
+
+static uint64_t random_seed(void)
+{
+	uint64_t v = 0;
+	if (getrandom(&v, sizeof(v), 0) != (ssize_t)sizeof(v))
+		v = (uint64_t)(cua_now() * 1e9) ^ ((uint64_t)getpid() << 32);
+	return v ? v : 0x5eed;
+}
+
+void cua_eval_opts_init(struct cua_eval_opts *o, const char *root,
+                        const char *self_exe, const char *cache_dir)
+{
+	memset(o, 0, sizeof(*o));
+	o->root = root;
+	o->self_exe = self_exe;
+	cua_build_opts_init(&o->build, root, cache_dir);
+	o->run_timeout_s = 180;
+	o->time = true;
+	o->max_time_s = 3;
+	o->seeds[0] = 1;
+	o->seeds[1] = 2;
+	o->seeds[2] = 3;
+	/* Secret: never printed, different every invocation. */
+	o->secret = random_seed() >> 1;
+	o->recheck = random_seed() >> 1;
+}
+
+void cua_baseline_path(const char *root, const char *name, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/baselines/%s.cu", root, name);
+}
+
+double cua_sol_ms(const struct cua_task *t, const struct cua_ceilings *c)
+{
+	int64_t flops = 0, bytes = 0;
+	int timed = cua_task_timed_shape(t);
+
+	if (!c || !c->known)
+		return 0;
+	if (cua_task_eval(t, timed, t->flops, &flops, NULL, 0) != CUA_OK ||
+	    cua_task_eval(t, timed, t->bytes, &bytes, NULL, 0) != CUA_OK)
+		return 0;
+	/* Arithmetic ceiling by policy: a strict task may use only FFMA; a TF32 task
+	 * may use the tensor cores at the TF32 rate we measured. */
+	double rate = t->precision == CUA_PREC_FP32_STRICT ? c->ffma_tflops
+	              : t->precision == CUA_PREC_TF32_ALLOWED ? c->sgemm_tf32_tflops
+	                                                      : c->gemm_bf16_tflops;
+	double t_flop = rate > 0 ? (double)flops / (rate * 1e12) : 0;
+	double t_mem = c->copy_gbs > 0 ? (double)bytes / (c->copy_gbs * 1e9) : 0;
+	return 1e3 * (t_flop > t_mem ? t_flop : t_mem);
+}
+
+/* ---- reading the child's report ------------------------------------------- */
+
+static void read_stats(const cJSON *o, struct cua_stats *s)
+{
+	const cJSON *v;
+#define F(k) ((v = cJSON_GetObjectItemCaseSensitive(o, #k)) && cJSON_IsNumber(v) ? v->valuedouble : 0)
+	s->n = (int)F(n);
+	s->median = F(median);
+	s->q1 = F(q1);
+	s->q3 = F(q3);
+	s->iqr = F(iqr);
+	s->mean = F(mean);
+	s->stdev = F(stdev);
+	s->min = F(min);
+	s->max = F(max);
+	s->rel_sem = F(rel_sem);
+#undef F
+}
+
+static double num(const cJSON *o, const char *k)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+	return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+}
+
+static const char *str(const cJSON *o, const char *k)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+	return cJSON_IsString(v) ? v->valuestring : "";
+}
+
+struct channel_state {
+	bool have_result;
+	char last_phase[256];
+};
+
+static void take_event(const cJSON *ev, struct cua_eval *e, struct cua_device *dev,
+                       struct channel_state *cs)
+{
+	const char *kind = str(ev, "event");
+
+	if (!strcmp(kind, "device") && dev) {
+		dev->known = true;
+		snprintf(dev->name, sizeof(dev->name), "%s", str(ev, "name"));
+		dev->cc_major = (int)num(ev, "cc_major");
+		dev->cc_minor = (int)num(ev, "cc_minor");
+		dev->sms = (int)num(ev, "sms");
+		dev->driver = (int)num(ev, "driver");
+		dev->runtime = (int)num(ev, "runtime");
+		dev->l2_bytes = num(ev, "l2_bytes");
+		dev->mem_bytes = num(ev, "mem_bytes");
+	} else if (!strcmp(kind, "phase")) {
+		snprintf(cs->last_phase, sizeof(cs->last_phase), "%s", str(ev, "what"));
+	} else if (!strcmp(kind, "case") && e->n_cases < CUA_MAX_CASES) {
+		struct cua_case *k = &e->cases[e->n_cases++];
+		memset(k, 0, sizeof(*k));
+		snprintf(k->shape, sizeof(k->shape), "%s", str(ev, "shape"));
+		k->secret = cJSON_IsTrue(cJSON_GetObjectItem(ev, "secret"));
+		k->recheck = cJSON_IsTrue(cJSON_GetObjectItem(ev, "recheck"));
+		k->seed = k->secret ? 0 : (uint64_t)num(ev, "seed");
+		k->ok = cJSON_IsTrue(cJSON_GetObjectItem(ev, "ok"));
+		k->n_elems = (uint64_t)num(ev, "n");
+		k->n_bad = (uint64_t)num(ev, "bad");
+		k->n_nan = (uint64_t)num(ev, "nan");
+		k->n_unwritten = (uint64_t)num(ev, "unwritten");
+		k->max_abs = num(ev, "max_abs");
+		k->max_rel = num(ev, "max_rel");
+		k->first_bad = -1;
+		if (!k->ok) {
+			snprintf(k->output, sizeof(k->output), "%s", str(ev, "output"));
+			k->first_bad = (int64_t)num(ev, "first_bad");
+			snprintf(k->first_bad_at, sizeof(k->first_bad_at), "%s",
+			         str(ev, "first_bad_at"));
+			k->got = num(ev, "got");
+			k->want = num(ev, "want");
+		}
+	} else if (!strcmp(kind, "timing")) {
+		struct cua_timing *t = &e->timing;
+		t->done = true;
+		read_stats(cJSON_GetObjectItem(ev, "event_ms"), &t->event_ms);
+		read_stats(cJSON_GetObjectItem(ev, "host_ms"), &t->host_ms);
+		t->overhead_ms = num(ev, "overhead_ms");
+		t->sm_mhz_before = num(ev, "sm_mhz_before");
+		t->sm_mhz_after = num(ev, "sm_mhz_after");
+		t->input_sets = (int)num(ev, "input_sets");
+		t->flush_bytes = num(ev, "flush_bytes");
+	} else if (!strcmp(kind, "checked")) {
+		e->check_s = num(ev, "seconds");
+	} else if (!strcmp(kind, "timed")) {
+		e->timing_s = num(ev, "seconds");
+	} else if (!strcmp(kind, "result") && !cs->have_result) {
+		cs->have_result = true;
+		enum cua_verdict v;
+		if (!cua_verdict_parse(str(ev, "verdict"), &v))
+			v = CUA_VERDICT_HARNESS_ERROR;
+		e->verdict = v;
+		snprintf(e->message, sizeof(e->message), "%s", str(ev, "message"));
+	}
+}
+
+static void take_channel(const char *buf, size_t len, struct cua_eval *e,
+                         struct cua_device *dev, struct channel_state *cs)
+{
+	size_t i = 0;
+	while (i < len) {
+		const char *nl = memchr(buf + i, '\n', len - i);
+		size_t n = nl ? (size_t)(nl - (buf + i)) : len - i;
+		cJSON *ev = cJSON_ParseWithLength(buf + i, n);
+		if (ev) {
+			take_event(ev, e, dev, cs);
+			cJSON_Delete(ev);
+		}
+		i += n + 1;
+	}
+}
+
+/* Speed of light: faster than the ceilings allow is an anomaly, not a win. The
+ * margin (110 %) covers a kernel that beats the copy engine we measured by a little. */
+static void apply_sol(const struct cua_task *t, const struct cua_ceilings *c,
+                      struct cua_eval *e)
+{
+	if (e->verdict != CUA_VERDICT_OK || !e->timing.done)
+		return;
+	e->sol_ms = cua_sol_ms(t, c);
+	double med = e->timing.event_ms.median;
+	if (e->sol_ms > 0 && med > 0) {
+		e->pct_sol = 100.0 * e->sol_ms / med;
+		if (e->pct_sol > 110.0)
+			cua_eval_fail(e, CUA_VERDICT_TIMING_ANOMALY,
+			              "%.4f ms is faster than the speed of light of this task "
+			              "(%.4f ms): %.0f%% of SOL", med, e->sol_ms, e->pct_sol);
+	}
+}
+
+/* ---- one kernel -------------------------------------------------------------- */
+
+/* Libraries: a candidate gets the task's; a baseline its own folder's. */
+static void subject_libs(const struct cua_task *t, enum cua_subject_kind kind,
+                         const char *subject, struct cua_build_opts *bo,
+                         struct cua_symcheck_policy *pol)
+{
+	bo->n_libs = 0;
+	if (kind == CUA_SUBJECT_CANDIDATE) {
+		for (int i = 0; i < t->n_libraries && bo->n_libs < 4; i++)
+			bo->libs[bo->n_libs++] = t->libraries[i];
+	} else if (kind == CUA_SUBJECT_BASELINE) {
+		if (!strncmp(subject, "cublas/", 7))
+			bo->libs[bo->n_libs++] = "cublas";
+		else if (!strncmp(subject, "cudnn/", 6))
+			bo->libs[bo->n_libs++] = "cudnn";
+	}
+	memset(pol, 0, sizeof(*pol));
+	for (int i = 0; i < bo->n_libs; i++) {
+		if (!strcmp(bo->libs[i], "cublas"))
+			pol->allow_cublas = true;
+		if (!strcmp(bo->libs[i], "cudnn"))
+			pol->allow_cudnn = true;
+	}
+}
+
+/* Evaluates one kernel; `pre` (optional) is its build, already made (the
+ * report compiles the candidate while the GPU runs the baselines). */
+static enum cua_status eval_with(const struct cua_task *t, const char *src_path,
+                                 enum cua_subject_kind kind, const char *subject,
+                                 const struct cua_eval_opts *o, struct cua_build *pre,
+                                 struct cua_eval *e, struct cua_device *dev,
+                                 char *err, size_t errlen)
+{
+	enum cua_status st;
+	struct cua_build ref, b;
+	char ref_src[4200];
+	struct cua_build_opts bo = o->build;
+	struct cua_symcheck_policy pol = {0};
+
+	memset(&ref, 0, sizeof(ref));
+	memset(&b, 0, sizeof(b));
+	cua_eval_init(e, subject);
+
+	/* The oracle lives in the reference; it must build, whoever is judged. */
+	snprintf(ref_src, sizeof(ref_src), "%s/reference.cu", t->dir);
+	st = cua_build_so(ref_src, &bo, &ref, err, errlen);
+	if (st != CUA_OK)
+		goto out;
+	if (!ref.ok) {
+		cua_eval_fail(e, CUA_VERDICT_HARNESS_ERROR,
+		              "the task's reference does not compile:\n%s",
+		              ref.log ? ref.log : "");
+		goto out;
+	}
+
+	subject_libs(t, kind, subject, &bo, &pol);
+
+	if (kind == CUA_SUBJECT_REFERENCE) {
+		b = ref;
+		memset(&ref, 0, sizeof(ref));
+		snprintf(ref.so_path, sizeof(ref.so_path), "%s", b.so_path);
+	} else if (pre) {
+		b = *pre;
+		memset(pre, 0, sizeof(*pre));   /* its log is ours now */
+	} else {
+		st = cua_build_so(src_path, &bo, &b, err, errlen);
+		if (st != CUA_OK)
+			goto out;
+	}
+	e->cache_hit = b.cached;
+	e->compile_s = b.seconds;
+	snprintf(e->so_sha, sizeof(e->so_sha), "%s", b.key);
+	if (b.log)
+		e->compile_log = strdup(b.log);
+	if (b.too_large) {
+		cua_eval_fail(e, CUA_VERDICT_COMPILE_ERROR,
+		              "the source is larger than %d KiB", CUA_MAX_SOURCE / 1024);
+		goto out;
+	}
+	if (b.timed_out) {
+		cua_eval_fail(e, CUA_VERDICT_COMPILE_TIMEOUT,
+		              "nvcc did not finish within %.0f s", bo.timeout_s);
+		goto out;
+	}
+	if (!b.ok) {
+		cua_eval_fail(e, CUA_VERDICT_COMPILE_ERROR, "nvcc failed");
+		goto out;
+	}
+
+	/* Static check: every kernel, trusted or not, passes the same gate. */
+	{
+		struct cua_symcheck_result sr;
+		st = cua_symcheck_file(b.so_path, &pol, &sr, err, errlen);
+		if (st != CUA_OK)
+			goto out;
+		if (sr.n > 0) {
+			e->n_violations = sr.n < 8 ? sr.n : 8;
+			memcpy(e->violations, sr.v, sizeof(e->violations[0]) * e->n_violations);
+			cua_eval_fail(e, CUA_VERDICT_FORBIDDEN_SYMBOL, "%s: %s%s",
+			              sr.v[0].symbol, sr.v[0].reason,
+			              sr.n > 1 ? " (and more)" : "");
+			goto out;
+		}
+		if (!sr.has_entry) {
+			cua_eval_fail(e, CUA_VERDICT_LOAD_ERROR,
+			              "no exported cua_solve with C linkage (include cuarena.h)");
+			goto out;
+		}
+	}
+
+	/* The run: a fresh sandboxed child with its own CUDA context. */
+	{
+		char seeds[96], secret[32], recheck[32], maxt[32], mins[16], fd[8];
+		const char *argv[32];
+		int n = 0;
+		snprintf(seeds, sizeof(seeds), "%llu,%llu,%llu",
+		         (unsigned long long)o->seeds[0], (unsigned long long)o->seeds[1],
+		         (unsigned long long)o->seeds[2]);
+		snprintf(secret, sizeof(secret), "%llu", (unsigned long long)o->secret);
+		snprintf(recheck, sizeof(recheck), "%llu", (unsigned long long)o->recheck);
+		snprintf(maxt, sizeof(maxt), "%g", o->max_time_s);
+		snprintf(mins, sizeof(mins), "%d", o->min_samples);
+		snprintf(fd, sizeof(fd), "%d", CHANNEL_FD);
+		argv[n++] = o->self_exe;
+		argv[n++] = "__runner";
+		argv[n++] = "--task";
+		argv[n++] = t->dir;
+		argv[n++] = "--so";
+		argv[n++] = b.so_path;
+		argv[n++] = "--oracle";
+		argv[n++] = ref.so_path;
+		argv[n++] = "--fd";
+		argv[n++] = fd;
+		argv[n++] = "--seeds";
+		argv[n++] = seeds;
+		argv[n++] = "--secret";
+		argv[n++] = secret;
+		argv[n++] = "--recheck";
+		argv[n++] = recheck;
+		argv[n++] = "--max-time-s";
+		argv[n++] = maxt;
+		argv[n++] = "--min-samples";
+		argv[n++] = mins;
+		argv[n++] = "--subject";
+		argv[n++] = subject;
+		if (o->time)
+			argv[n++] = "--time";
+		argv[n] = NULL;
+
+		/* A scrubbed environment: nothing like NVIDIA_TF32_OVERRIDE gets through. */
+		char ld[4200], vis[256];
+		const char *env[8];
+		int ne = 0;
+		env[ne++] = "PATH=/usr/local/bin:/usr/bin:/bin";
+		env[ne++] = "LANG=C";
+		const char *v = getenv("LD_LIBRARY_PATH");
+		if (v) {
+			snprintf(ld, sizeof(ld), "LD_LIBRARY_PATH=%s", v);
+			env[ne++] = ld;
+		}
+		v = getenv("CUDA_VISIBLE_DEVICES");
+		if (v) {
+			snprintf(vis, sizeof(vis), "CUDA_VISIBLE_DEVICES=%s", v);
+			env[ne++] = vis;
+		}
+		env[ne] = NULL;
+
+		struct cua_sandbox_opts so;
+		struct cua_child_result r;
+		cua_sandbox_opts_init(&so);
+		so.timeout_s = o->run_timeout_s;
+		so.cpu_s = (long)o->run_timeout_s + 30;
+		so.fsize_bytes = 64L << 20;
+		so.nofile = 1024;
+		so.channel_fd = CHANNEL_FD;
+		so.channel_max = 4 << 20;
+		so.capture_max = 64 * 1024;
+		so.env = env;
+		st = cua_sandbox_run(argv, &so, &r, err, errlen);
+		if (st != CUA_OK)
+			goto out;
+		e->run_s = r.wall_s;
+		e->net_isolated = r.net_isolated;
+		struct channel_state cs;
+		memset(&cs, 0, sizeof(cs));
+		if (r.channel)
+			take_channel(r.channel, r.channel_len, e, dev, &cs);
+		{
+			size_t n2 = r.out_len + r.err_len;
+			if (n2) {
+				char *all = malloc(n2 + 1);
+				CUA_ASSERT(all);
+				memcpy(all, r.out ? r.out : "", r.out_len);
+				memcpy(all + r.out_len, r.err ? r.err : "", r.err_len);
+				all[n2] = '\0';
+				e->output_tail = cua_trim_text(all, n2, OUTPUT_TAIL_MAX);
+				free(all);
+			}
+		}
+		const char *during = cs.last_phase[0] ? cs.last_phase : "start-up";
+		if (r.how == CUA_EXIT_TIMEOUT)
+			cua_eval_fail(e, CUA_VERDICT_TIMEOUT,
+			              "no verdict within %.0f s; killed during %s",
+			              o->run_timeout_s, during);
+		else if (!cs.have_result && r.how == CUA_EXIT_SIGNALED)
+			cua_eval_fail(e, CUA_VERDICT_CRASH, "the process died of %s during %s",
+			              cua_signal_desc(r.sig), during);
+		else if (!cs.have_result)
+			cua_eval_fail(e, CUA_VERDICT_CRASH,
+			              "the process exited (status %d) during %s without a "
+			              "verdict", r.code, during);
+		cua_child_result_free(&r);
+	}
+
+	apply_sol(t, o->ceilings, e);
+	st = CUA_OK;
+out:
+	cua_build_free(&ref);
+	cua_build_free(&b);
+	return st;
+}
+
+enum cua_status cua_eval_source(const struct cua_task *t, const char *src_path,
+                                enum cua_subject_kind kind, const char *subject,
+                                const struct cua_eval_opts *o, struct cua_eval *e,
+                                struct cua_device *dev, char *err, size_t errlen)
+{
+	return eval_with(t, src_path, kind, subject, o, NULL, e, dev, err, errlen);
+}
+
+double cua_speedup(const struct cua_eval *baseline, const struct cua_eval *cand)
+{
+	if (baseline->verdict != CUA_VERDICT_OK || cand->verdict != CUA_VERDICT_OK ||
+	    !baseline->timing.done || !cand->timing.done ||
+	    cand->timing.event_ms.median <= 0)
+		return 0;
+	return baseline->timing.event_ms.median / cand->timing.event_ms.median;
+}
+
+struct cand_build {
+	pthread_t thread;
+	const char *src;
+	struct cua_build_opts bo;
+	struct cua_build b;
+	enum cua_status st;
+	char err[CUA_ERR_LEN];
+};
+
+static void *build_thread(void *arg)
+{
+	struct cand_build *cb = arg;
+	cb->st = cua_build_so(cb->src, &cb->bo, &cb->b, cb->err, sizeof(cb->err));
+	return NULL;
+}
+
+enum cua_status cua_report_run(const struct cua_task *t, const char *src_path,
+                               const struct cua_eval_opts *o, struct cua_report *r,
+                               char *err, size_t errlen)
+{
+	enum cua_status st;
+	char path[4200];
+
+	memset(r, 0, sizeof(*r));
+	r->task = t;
+	/* nvcc works on the CPU while the GPU times the baselines. */
+	struct cand_build cb;
+	memset(&cb, 0, sizeof(cb));
+	bool threaded = false;
+	if (src_path) {
+		struct cua_symcheck_policy pol;
+		cb.src = src_path;
+		cb.bo = o->build;
+		subject_libs(t, CUA_SUBJECT_CANDIDATE, "candidate", &cb.bo, &pol);
+		threaded = pthread_create(&cb.thread, NULL, build_thread, &cb) == 0;
+	}
+	st = cua_eval_source(t, NULL, CUA_SUBJECT_REFERENCE, "nvcc", o, &r->base[0],
+	                     &r->device, err, errlen);
+	if (st != CUA_OK)
+		goto out;
+	r->n_base = 1;
+	/* Ceilings are per GPU model: known once the first child has seen the GPU. */
+	struct cua_eval_opts oo = *o;
+	struct cua_ceilings ceil;
+	if (!oo.ceilings && r->device.known &&
+	    cua_ceilings_load(o->root, r->device.name, &ceil, NULL, 0) == CUA_OK) {
+		oo.ceilings = &ceil;
+		apply_sol(t, oo.ceilings, &r->base[0]);
+	}
+	o = &oo;
+	for (int i = 0; i < t->n_baselines; i++) {
+		cua_baseline_path(o->root, t->baselines[i], path, sizeof(path));
+		st = cua_eval_source(t, path, CUA_SUBJECT_BASELINE, t->baselines[i], o,
+		                     &r->base[r->n_base], &r->device, err, errlen);
+		if (st != CUA_OK)
+			goto out;
+		r->n_base++;
+	}
+	if (src_path) {
+		if (threaded) {
+			pthread_join(cb.thread, NULL);
+			threaded = false;
+		} else
+			build_thread(&cb);
+		if (cb.st != CUA_OK) {
+			st = cb.st;
+			cua_errf(err, errlen, "%s", cb.err);
+			goto out;
+		}
+		r->has_candidate = true;
+		st = eval_with(t, src_path, CUA_SUBJECT_CANDIDATE, "candidate", o, &cb.b,
+		               &r->candidate, &r->device, err, errlen);
+	}
+out:
+	if (threaded)
+		pthread_join(cb.thread, NULL);
+	cua_build_free(&cb.b);
+	return st;
+}
+
+void cua_report_free(struct cua_report *r)
+{
+	if (!r)
+		return;
+	cua_eval_clear(&r->candidate);
+	for (int i = 0; i < r->n_base; i++)
+		cua_eval_clear(&r->base[i]);
+}
+
+cJSON *cua_device_to_json(const struct cua_device *d)
+{
+	cJSON *o = cJSON_CreateObject();
+	if (!d->known)
+		return o;
+	cJSON_AddStringToObject(o, "name", d->name);
+	cJSON_AddNumberToObject(o, "cc_major", d->cc_major);
+	cJSON_AddNumberToObject(o, "cc_minor", d->cc_minor);
+	cJSON_AddNumberToObject(o, "sms", d->sms);
+	cJSON_AddNumberToObject(o, "l2_bytes", d->l2_bytes);
+	cJSON_AddNumberToObject(o, "mem_bytes", d->mem_bytes);
+	cJSON_AddNumberToObject(o, "driver", d->driver);
+	cJSON_AddNumberToObject(o, "runtime", d->runtime);
+	return o;
+}
+
+cJSON *cua_report_to_json(const struct cua_report *r)
+{
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "task", r->task->id);
+	cJSON_AddStringToObject(o, "precision", cua_precision_name(r->task->precision));
+	cJSON_AddItemToObject(o, "device", cua_device_to_json(&r->device));
+	if (r->has_candidate) {
+		cJSON *c = cua_eval_to_json(&r->candidate);
+		cJSON *sp = cJSON_AddObjectToObject(c, "speedup");
+		for (int i = 0; i < r->n_base; i++) {
+			double s = cua_speedup(&r->base[i], &r->candidate);
+			if (s > 0)
+				cJSON_AddNumberToObject(sp, r->base[i].subject, s);
+			else
+				cJSON_AddNullToObject(sp, r->base[i].subject);
+		}
+		cJSON_AddItemToObject(o, "candidate", c);
+	}
+	cJSON *bs = cJSON_AddArrayToObject(o, "baselines");
+	for (int i = 0; i < r->n_base; i++)
+		cJSON_AddItemToArray(bs, cua_eval_to_json(&r->base[i]));
+	return o;
+}
+
+void cua_ceilings_path(const char *root, const char *gpu, char *buf, size_t len)
+{
+	char name[128];
+	size_t j = 0;
+	for (size_t i = 0; gpu[i] && j + 1 < sizeof(name); i++) {
+		char c = gpu[i];
+		bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		          (c >= '0' && c <= '9') || c == '.' || c == '_';
+		name[j++] = ok ? c : '-';
+	}
+	name[j] = '\0';
+	snprintf(buf, len, "%s/results/device/%s.json", root, name);
+}
+
+enum cua_status cua_ceilings_load(const char *root, const char *gpu,
+                                  struct cua_ceilings *c, char *err, size_t errlen)
+{
+	char path[4200], *buf = NULL;
+	size_t len = 0;
+	enum cua_status st;
+
+	memset(c, 0, sizeof(*c));
+	cua_ceilings_path(root, gpu, path, sizeof(path));
+	st = cua_read_file(path, 1 << 20, &buf, &len, err, errlen);
+	if (st != CUA_OK)
+		return st;
+	cJSON *j = cJSON_ParseWithLength(buf, len);
+	free(buf);
+	const cJSON *m = j ? cJSON_GetObjectItem(j, "ceilings") : NULL;
+	if (!cJSON_IsObject(m)) {
+		cua_errf(err, errlen, "%s: no \"ceilings\" object", path);
+		cJSON_Delete(j);
+		return CUA_E_PARSE;
+	}
+	snprintf(c->gpu, sizeof(c->gpu), "%s", gpu);
+	c->copy_gbs = num(m, "copy_gbs");
+	c->ffma_tflops = num(m, "ffma_peak_tflops");
+	c->sgemm_fp32_tflops = num(m, "sgemm_fp32_tflops");
+	c->sgemm_tf32_tflops = num(m, "sgemm_tf32_tflops");
+	c->gemm_bf16_tflops = num(m, "gemm_bf16_tflops");
+	c->known = c->copy_gbs > 0 && c->ffma_tflops > 0;
+	if (!c->known)
+		cua_errf(err, errlen, "%s: ceilings are missing or not positive", path);
+	cJSON_Delete(j);
+	return c->known ? CUA_OK : CUA_E_PARSE;
+}

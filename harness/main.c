@@ -1,0 +1,161 @@
+/* main.c — `cuarena <command>`: the command table, global options, root discovery. */
+#include "cli.h"
+#include "runner.h"
+
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cjson/cJSON.h>
+
+/* Sorted by name; usage text lives here once. */
+static const struct cua_command commands[] = {
+	{"baselines", cmd_baselines, "cuarena baselines TASK [--json] [--no-time]"},
+	{"doctor", cmd_doctor, "cuarena doctor [--measure] [--json]"},
+	{"eval", cmd_eval, "cuarena eval TASK FILE.cu [--json] [--no-time] [--max-time-s S]"},
+	{"list", cmd_list, "cuarena list [--level N] [--json]"},
+	{"show", cmd_show, "cuarena show TASK [--json]"},
+};
+
+static void help(FILE *f)
+{
+	fprintf(f, "cuarena — a benchmark harness for agent-written CUDA kernels\n\n"
+	           "usage: cuarena [--root DIR] <command> [args]\n\n");
+	for (size_t i = 0; i < CUA_ARRAY_LEN(commands); i++)
+		fprintf(f, "  %s\n", commands[i].usage);
+	fprintf(f, "\nexit codes: 0 ok, 1 something evaluated failed, 2 usage, "
+	           "3 environment (no GPU, no nvcc)\n");
+}
+
+int cua_cli_usage(const char *name)
+{
+	for (size_t i = 0; i < CUA_ARRAY_LEN(commands); i++)
+		if (!strcmp(commands[i].name, name)) {
+			fprintf(stderr, "usage: %s\n", commands[i].usage);
+			return CUA_EXIT_USAGE;
+		}
+	help(stderr);
+	return CUA_EXIT_USAGE;
+}
+
+static bool has_tasks(const char *dir)
+{
+	char p[4200];
+	struct stat st;
+	snprintf(p, sizeof(p), "%s/tasks", dir);
+	return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* --root, then $CUARENA_ROOT, then the folder above this binary (build/..),
+ * then the current directory. */
+static bool find_root(struct cua_cli *cli, const char *opt)
+{
+	const char *env = getenv("CUARENA_ROOT");
+	if (opt || env) {
+		snprintf(cli->root, sizeof(cli->root), "%s", opt ? opt : env);
+		return has_tasks(cli->root);
+	}
+	char up[4096];
+	snprintf(up, sizeof(up), "%s", cli->self);
+	for (int k = 0; k < 2; k++) {
+		char *sl = strrchr(up, '/');
+		if (!sl)
+			break;
+		*sl = '\0';
+	}
+	if (up[0] && has_tasks(up)) {
+		snprintf(cli->root, sizeof(cli->root), "%s", up);
+		return true;
+	}
+	if (getcwd(cli->root, sizeof(cli->root)) && has_tasks(cli->root))
+		return true;
+	return false;
+}
+
+void cua_cli_print_json(cJSON *o)
+{
+	char *s = cJSON_Print(o);
+	if (s)
+		printf("%s\n", s);
+	free(s);
+	cJSON_Delete(o);
+}
+
+int main(int argc, char **argv)
+{
+	struct cua_cli cli;
+	const char *root_opt = NULL;
+	int i = 1;
+
+	/* Hidden child commands run before anything else touches the environment. */
+	if (argc > 1 && !strcmp(argv[1], "__runner"))
+		return cua_runner_main(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "__probe"))
+		return cua_probe_main(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "__measure"))
+		return cua_measure_main(argc - 1, argv + 1);
+
+	memset(&cli, 0, sizeof(cli));
+	ssize_t n = readlink("/proc/self/exe", cli.self, sizeof(cli.self) - 1);
+	if (n <= 0)
+		snprintf(cli.self, sizeof(cli.self), "%s", argv[0]);
+	for (; i < argc && argv[i][0] == '-'; i++) {
+		if (!strcmp(argv[i], "--root") && i + 1 < argc)
+			root_opt = argv[++i];
+		else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			help(stdout);
+			return CUA_EXIT_OK;
+		} else {
+			fprintf(stderr, "cuarena: unknown option '%s'\n", argv[i]);
+			help(stderr);
+			return CUA_EXIT_USAGE;
+		}
+	}
+	if (i >= argc) {
+		help(stderr);
+		return CUA_EXIT_USAGE;
+	}
+	const char *name = argv[i];
+	if (!strcmp(name, "help")) {
+		help(stdout);
+		return CUA_EXIT_OK;
+	}
+	const struct cua_command *cmd = NULL;
+	for (size_t k = 0; k < CUA_ARRAY_LEN(commands); k++)
+		if (!strcmp(commands[k].name, name))
+			cmd = &commands[k];
+	if (!cmd) {
+		fprintf(stderr, "cuarena: unknown command '%s'\n", name);
+		help(stderr);
+		return CUA_EXIT_USAGE;
+	}
+	/* --json anywhere after the command. */
+	int cargc = 0;
+	char **cargv = calloc((size_t)argc + 1, sizeof(char *));
+	CUA_ASSERT(cargv);
+	for (int k = i; k < argc; k++) {
+		if (!strcmp(argv[k], "--json"))
+			cli.json = true;
+		else
+			cargv[cargc++] = argv[k];
+	}
+	if (!find_root(&cli, root_opt)) {
+		fprintf(stderr, "cuarena: cannot find the catalogue (a tasks/ folder) in %s; "
+		                "use --root DIR or CUARENA_ROOT\n",
+		        root_opt ? root_opt : "the usual places");
+		free(cargv);
+		return CUA_EXIT_ENV;
+	}
+	const char *cache = getenv("CUARENA_CACHE");
+	const char *home = getenv("XDG_CACHE_HOME");
+	if (cache)
+		snprintf(cli.cache, sizeof(cli.cache), "%s", cache);
+	else if (home)
+		snprintf(cli.cache, sizeof(cli.cache), "%s/cuarena", home);
+	else if (getenv("HOME"))
+		snprintf(cli.cache, sizeof(cli.cache), "%s/.cache/cuarena", getenv("HOME"));
+	else
+		snprintf(cli.cache, sizeof(cli.cache), "%.4000s/build/cache", cli.root);
+	int rc = cmd->fn(&cli, cargc, cargv);
+	free(cargv);
+	return rc;
+}

@@ -1,0 +1,975 @@
+/* runner.cu — evaluates one compiled kernel (.so) on one task, inside a sandboxed child.
+ *
+ * Built into build/cuarena by the Makefile (nvcc, sm_90a); run only as
+ *   cuarena __runner --task DIR --so K.so --oracle REF.so --fd N --seeds A,B,C
+ *                    --secret S --recheck R [--time] [--max-time-s X] [--subject NAME]
+ * by the parent (eval.c). Order of work, per DESIGN.md §4:
+ *   1. every check shape, then the timed shape: for each public seed and the secret
+ *      seed: generate inputs on the device, poison outputs and guard bands, call,
+ *      check launch errors, synchronise the device, verify guards and inputs, only
+ *      then compute the fp64 oracle, compare on the device, scrub the oracle buffer.
+ *      The candidate never runs while an oracle result exists in this process.
+ *   2. timing at the timed shape (rotating input sets, L2 flushed before each sample,
+ *      events + host clock, stop rule from stats.h), SM clock before and after.
+ *   3. a re-check at the timed shape with a fresh seed.
+ */
+#include <cuda_runtime.h>
+#include <dlfcn.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <string.h>
+#include <unistd.h>
+#include <cjson/cJSON.h>
+
+#include "../include/cuarena.h"
+extern "C" {
+#include "common.h"
+#include "stats.h"
+#include "task.h"
+#include "verdict.h"
+#include "runner.h"
+}
+#include "rng.h"
+#include "compare.h"
+
+typedef int (*solve_fn)(const struct cua_tensor *, int, struct cua_tensor *, int,
+                        cudaStream_t);
+
+static const size_t GUARD_BYTES = 64 * 1024;
+
+/* ---- report channel ------------------------------------------------------- */
+
+static int report_fd = -1;
+
+static void emit(cJSON *obj)
+{
+	char *s = cJSON_PrintUnformatted(obj);
+	cJSON_Delete(obj);
+	if (!s)
+		return;
+	size_t n = strlen(s);
+	s[n] = '\n';   /* replaces the NUL: we write n + 1 bytes, never read as a string */
+	const char *p = s;
+	size_t left = n + 1;
+	while (report_fd >= 0 && left > 0) {
+		ssize_t w = write(report_fd, p, left);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			break;
+		p += w;
+		left -= (size_t)w;
+	}
+	free(s);
+}
+
+static void emit_phase(const char *fmt, ...)
+{
+	char buf[256];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "event", "phase");
+	cJSON_AddStringToObject(o, "what", buf);
+	emit(o);
+}
+
+/* Emits the final result line and ends the process: the context dies with it. */
+static void finish(enum cua_verdict v, const char *fmt, ...)
+	__attribute__((noreturn, format(printf, 2, 3)));
+static void finish(enum cua_verdict v, const char *fmt, ...)
+{
+	char buf[CUA_MSG_LEN];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "event", "result");
+	cJSON_AddStringToObject(o, "verdict", cua_verdict_name(v));
+	cJSON_AddStringToObject(o, "message", buf);
+	emit(o);
+	fflush(stdout);
+	fflush(stderr);
+	_exit(0);
+}
+
+/* A CUDA call of the harness itself failed outside the candidate's call. */
+#define HARNESS_TRY(call)                                                          \
+	do {                                                                           \
+		cudaError_t e_ = (call);                                                   \
+		if (e_ != cudaSuccess)                                                     \
+			finish(CUA_VERDICT_HARNESS_ERROR, "%s failed: %s (%s)", #call,         \
+			       cudaGetErrorString(e_), cudaGetErrorName(e_));                  \
+	} while (0)
+
+/* After the candidate ran: a sticky error is the candidate's fault. */
+static void after_call_sync(const char *where)
+{
+	cudaError_t e = cudaDeviceSynchronize();
+	if (e != cudaSuccess)
+		finish(CUA_VERDICT_RUNTIME_ERROR,
+		       "CUDA error while the kernel ran (%s): %s (%s)", where,
+		       cudaGetErrorString(e), cudaGetErrorName(e));
+}
+
+/* ---- device kernels -------------------------------------------------------- */
+
+template <typename T>
+__global__ void gen_kernel(T *p, int64_t n, int dist, double a, double b,
+                           uint64_t seed, uint32_t tensor)
+{
+	for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n;
+	     i += (int64_t)gridDim.x * blockDim.x)
+		p[i] = (T)cua_rng_value(dist, a, b, seed, tensor, (uint64_t)i);
+}
+
+template <typename T>
+__device__ __forceinline__ bool same_bits(const T &a, const T &b)
+{
+	const unsigned char *pa = (const unsigned char *)&a, *pb = (const unsigned char *)&b;
+	for (unsigned i = 0; i < sizeof(T); i++)
+		if (pa[i] != pb[i])
+			return false;
+	return true;
+}
+
+/* Counts elements that differ (bitwise) from what the generator made. */
+template <typename T>
+__global__ void verify_kernel(const T *p, int64_t n, int dist, double a, double b,
+                              uint64_t seed, uint32_t tensor,
+                              unsigned long long *bad)
+{
+	unsigned long long mine = 0;
+	for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n;
+	     i += (int64_t)gridDim.x * blockDim.x) {
+		T want = (T)cua_rng_value(dist, a, b, seed, tensor, (uint64_t)i);
+		if (!same_bits(want, p[i]))
+			mine++;
+	}
+	if (mine)
+		atomicAdd(bad, mine);
+}
+
+__global__ void fill32_kernel(uint32_t *p, int64_t n, uint32_t v)
+{
+	for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n;
+	     i += (int64_t)gridDim.x * blockDim.x)
+		p[i] = v;
+}
+
+__global__ void count_not32_kernel(const uint32_t *p, int64_t n, uint32_t v,
+                                   unsigned long long *bad)
+{
+	unsigned long long mine = 0;
+	for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n;
+	     i += (int64_t)gridDim.x * blockDim.x)
+		mine += p[i] != v;
+	if (mine)
+		atomicAdd(bad, mine);
+}
+
+struct cmp_acc {
+	unsigned long long n_bad, n_nan, n_unwritten;
+	unsigned long long max_abs_bits, max_rel_bits; /* non-negative doubles order as ints */
+	unsigned long long first_bad;
+};
+
+__device__ void acc_max(unsigned long long *slot, double v)
+{
+	if (v > 0 && v == v)
+		atomicMax(slot, (unsigned long long)__double_as_longlong(v));
+}
+
+/* Compares a candidate output (float or double) with the fp64 oracle. */
+template <typename T>
+__global__ void compare_float_kernel(const T *c, const double *r, int64_t n,
+                                     double atol, double rtol, cmp_acc *acc)
+{
+	for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n;
+	     i += (int64_t)gridDim.x * blockDim.x) {
+		double cv = (double)c[i], rv = r[i];
+		int k = sizeof(T) == 4 ? cua_judge_f32((float)c[i], rv, atol, rtol)
+		                       : cua_judge_f64(cv, rv, atol, rtol);
+		if (k == CUA_ELEM_OK) {
+			if (cv == cv && rv == rv && !isinf(rv)) {
+				acc_max(&acc->max_abs_bits, fabs(cv - rv));
+				acc_max(&acc->max_rel_bits, cua_rel_err(cv, rv));
+			}
+			continue;
+		}
+		atomicMin(&acc->first_bad, (unsigned long long)i);
+		if (k == CUA_ELEM_UNWRITTEN)
+			atomicAdd(&acc->n_unwritten, 1ull);
+		else if (k == CUA_ELEM_NAN)
+			atomicAdd(&acc->n_nan, 1ull);
+		else {
+			atomicAdd(&acc->n_bad, 1ull);
+			if (cv == cv && !isinf(cv) && !isinf(rv)) {
+				acc_max(&acc->max_abs_bits, fabs(cv - rv));
+				acc_max(&acc->max_rel_bits, cua_rel_err(cv, rv));
+			}
+		}
+	}
+}
+
+/* Integer outputs must match exactly. */
+template <typename T>
+__global__ void compare_int_kernel(const T *c, const T *r, int64_t n, cmp_acc *acc)
+{
+	for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n;
+	     i += (int64_t)gridDim.x * blockDim.x) {
+		if (c[i] == r[i])
+			continue;
+		atomicMin(&acc->first_bad, (unsigned long long)i);
+		atomicAdd(&acc->n_bad, 1ull);
+		double d = fabs((double)c[i] - (double)r[i]);
+		acc_max(&acc->max_abs_bits, d);
+	}
+}
+
+/* Measures this SM's clock: cycles counted over ~2 ms of the global timer. */
+__global__ void clock_kernel(double *mhz)
+{
+	uint64_t t0, t1;
+	asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
+	long long c0 = clock64();
+	do {
+		asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t1));
+	} while (t1 - t0 < 2000000ull);
+	long long c1 = clock64();
+	*mhz = (double)(c1 - c0) / (double)(t1 - t0) * 1e3;
+}
+
+static int grid_for(int64_t n)
+{
+	int64_t blocks = (n + 255) / 256;
+	if (blocks > 132 * 32)
+		blocks = 132 * 32;
+	return blocks < 1 ? 1 : (int)blocks;
+}
+
+/* ---- device tensors with guard bands ----------------------------------------- */
+
+struct dev_tensor {
+	char *base;               /* allocation: guard | data | guard */
+	struct cua_tensor t;
+	int64_t n;
+	size_t bytes;             /* data bytes */
+	const struct cua_init *init; /* inputs only */
+	uint32_t index;           /* RNG stream id of an input */
+};
+
+static void tensor_alloc(struct dev_tensor *d, enum cua_dtype dtype, int ndim,
+                         const int64_t *shape)
+{
+	memset(d, 0, sizeof(*d));
+	d->t.dtype = dtype;
+	d->t.ndim = ndim;
+	d->n = 1;
+	for (int i = 0; i < ndim; i++) {
+		d->t.shape[i] = shape[i];
+		d->n *= shape[i];
+	}
+	d->bytes = (size_t)d->n * cua_dtype_size(dtype);
+	size_t padded = (d->bytes + 3) & ~(size_t)3;
+	HARNESS_TRY(cudaMalloc((void **)&d->base, padded + 2 * GUARD_BYTES));
+	d->t.data = d->base + GUARD_BYTES;
+}
+
+static void tensor_free(struct dev_tensor *d)
+{
+	if (d->base)
+		cudaFree(d->base);
+	d->base = NULL;
+}
+
+static size_t total_words(const struct dev_tensor *d)
+{
+	return (((d->bytes + 3) & ~(size_t)3) + 2 * GUARD_BYTES) / 4;
+}
+
+/* Poisons the guard bands, and the data too when `data` is true. */
+static void poison(struct dev_tensor *d, bool data, cudaStream_t s)
+{
+	uint32_t *w = (uint32_t *)d->base;
+	int64_t gw = GUARD_BYTES / 4;
+	if (data) {
+		int64_t n = (int64_t)total_words(d);
+		fill32_kernel<<<grid_for(n), 256, 0, s>>>(w, n, CUA_POISON32);
+	} else {
+		int64_t dw = (int64_t)(((d->bytes + 3) & ~(size_t)3) / 4);
+		fill32_kernel<<<grid_for(gw), 256, 0, s>>>(w, gw, CUA_POISON32);
+		fill32_kernel<<<grid_for(gw), 256, 0, s>>>(w + gw + dw, gw, CUA_POISON32);
+	}
+	HARNESS_TRY(cudaGetLastError());
+}
+
+static unsigned long long *d_counter;
+
+static unsigned long long guard_damage(const struct dev_tensor *d, cudaStream_t s)
+{
+	uint32_t *w = (uint32_t *)d->base;
+	int64_t gw = GUARD_BYTES / 4;
+	int64_t dw = (int64_t)(((d->bytes + 3) & ~(size_t)3) / 4);
+	unsigned long long h = 0;
+	HARNESS_TRY(cudaMemsetAsync(d_counter, 0, sizeof(*d_counter), s));
+	count_not32_kernel<<<grid_for(gw), 256, 0, s>>>(w, gw, CUA_POISON32, d_counter);
+	count_not32_kernel<<<grid_for(gw), 256, 0, s>>>(w + gw + dw, gw, CUA_POISON32,
+	                                                d_counter);
+	HARNESS_TRY(cudaMemcpyAsync(&h, d_counter, sizeof(h), cudaMemcpyDeviceToHost, s));
+	HARNESS_TRY(cudaStreamSynchronize(s));
+	return h;
+}
+
+#define DISPATCH_TYPES(dtype, ...)                                            \
+	switch (dtype) {                                                           \
+	case CUA_F32: { typedef float T; __VA_ARGS__; } break;                            \
+	case CUA_F64: { typedef double T; __VA_ARGS__; } break;                           \
+	case CUA_I32: { typedef int32_t T; __VA_ARGS__; } break;                          \
+	case CUA_I64: { typedef int64_t T; __VA_ARGS__; } break;                          \
+	case CUA_U8: { typedef uint8_t T; __VA_ARGS__; } break;                           \
+	default:                                                                   \
+		finish(CUA_VERDICT_HARNESS_ERROR, "dtype %s is not supported yet",    \
+		       cua_dtype_name(dtype));                                         \
+	}
+
+static void generate(struct dev_tensor *d, uint64_t seed, cudaStream_t s)
+{
+	const struct cua_init *in = d->init;
+	DISPATCH_TYPES(d->t.dtype,
+	               gen_kernel<T><<<grid_for(d->n), 256, 0, s>>>(
+	                   (T *)d->t.data, d->n, (int)in->dist, in->a, in->b, seed,
+	                   d->index));
+	HARNESS_TRY(cudaGetLastError());
+}
+
+static unsigned long long mutated(const struct dev_tensor *d, uint64_t seed,
+                                  cudaStream_t s)
+{
+	const struct cua_init *in = d->init;
+	unsigned long long h = 0;
+	HARNESS_TRY(cudaMemsetAsync(d_counter, 0, sizeof(*d_counter), s));
+	DISPATCH_TYPES(d->t.dtype,
+	               verify_kernel<T><<<grid_for(d->n), 256, 0, s>>>(
+	                   (const T *)d->t.data, d->n, (int)in->dist, in->a, in->b,
+	                   seed, d->index, d_counter));
+	HARNESS_TRY(cudaGetLastError());
+	HARNESS_TRY(cudaMemcpyAsync(&h, d_counter, sizeof(h), cudaMemcpyDeviceToHost, s));
+	HARNESS_TRY(cudaStreamSynchronize(s));
+	return h;
+}
+
+/* ---- the job ---------------------------------------------------------------- */
+
+struct job {
+	const char *task_dir, *so, *oracle_so, *subject;
+	uint64_t seeds[8];
+	int n_seeds;
+	uint64_t secret, recheck;
+	bool time;
+	double max_time_s;
+	int min_samples;
+};
+
+struct shape_bufs {
+	int shape;
+	struct dev_tensor in[CUA_MAX_TENSORS], out[CUA_MAX_TENSORS], ref[CUA_MAX_TENSORS];
+};
+
+static const struct cua_task *g_task;
+static solve_fn g_solve, g_oracle;
+static cmp_acc *d_acc;
+
+static void shape_alloc(struct shape_bufs *b, int shape)
+{
+	const struct cua_task *t = g_task;
+	char err[CUA_ERR_LEN];
+	int64_t dims[CUA_MAX_DIMS];
+
+	memset(b, 0, sizeof(*b));
+	b->shape = shape;
+	for (int i = 0; i < t->n_inputs; i++) {
+		if (cua_task_tensor_shape(t, shape, &t->inputs[i], dims, err, sizeof(err)))
+			finish(CUA_VERDICT_HARNESS_ERROR, "%s", err);
+		tensor_alloc(&b->in[i], t->inputs[i].dtype, t->inputs[i].ndim, dims);
+		b->in[i].init = &t->inputs[i].init;
+		b->in[i].index = (uint32_t)i;
+	}
+	for (int i = 0; i < t->n_outputs; i++) {
+		const struct cua_tensor_spec *o = &t->outputs[i];
+		if (cua_task_tensor_shape(t, shape, o, dims, err, sizeof(err)))
+			finish(CUA_VERDICT_HARNESS_ERROR, "%s", err);
+		tensor_alloc(&b->out[i], o->dtype, o->ndim, dims);
+		bool fl = o->dtype == CUA_F32 || o->dtype == CUA_F64;
+		tensor_alloc(&b->ref[i], fl ? CUA_F64 : o->dtype, o->ndim, dims);
+	}
+}
+
+static void shape_free(struct shape_bufs *b)
+{
+	for (int i = 0; i < CUA_MAX_TENSORS; i++) {
+		tensor_free(&b->in[i]);
+		tensor_free(&b->out[i]);
+		tensor_free(&b->ref[i]);
+	}
+}
+
+static void index_string(const struct cua_tensor *t, int64_t flat, char *buf,
+                         size_t len)
+{
+	int64_t idx[CUA_MAX_DIMS];
+	for (int i = t->ndim - 1; i >= 0; i--) {
+		idx[i] = flat % t->shape[i];
+		flat /= t->shape[i];
+	}
+	size_t off = (size_t)snprintf(buf, len, "[");
+	for (int i = 0; i < t->ndim && off < len; i++)
+		off += (size_t)snprintf(buf + off, len - off, "%s%lld", i ? ", " : "",
+		                        (long long)idx[i]);
+	if (off < len)
+		snprintf(buf + off, len - off, "]");
+}
+
+static double host_value(const void *dev, enum cua_dtype dt, int64_t i)
+{
+	union { float f; double d; int32_t i32; int64_t i64; uint8_t u8; } v;
+	size_t es = cua_dtype_size(dt);
+	memset(&v, 0, sizeof(v));
+	if (cudaMemcpy(&v, (const char *)dev + (size_t)i * es, es,
+	               cudaMemcpyDeviceToHost) != cudaSuccess)
+		return NAN;
+	switch (dt) {
+	case CUA_F32: return v.f;
+	case CUA_F64: return v.d;
+	case CUA_I32: return v.i32;
+	case CUA_I64: return (double)v.i64;
+	case CUA_U8: return v.u8;
+	default: return NAN;
+	}
+}
+
+static void call_checked(solve_fn fn, struct shape_bufs *b, cudaStream_t s,
+                         const char *where)
+{
+	struct cua_tensor in[CUA_MAX_TENSORS], out[CUA_MAX_TENSORS];
+	for (int i = 0; i < g_task->n_inputs; i++)
+		in[i] = b->in[i].t;
+	for (int i = 0; i < g_task->n_outputs; i++)
+		out[i] = b->out[i].t;
+	int rc = fn(in, g_task->n_inputs, out, g_task->n_outputs, s);
+	cudaError_t le = cudaGetLastError();
+	if (le != cudaSuccess)
+		finish(CUA_VERDICT_LAUNCH_ERROR, "launch failed (%s): %s (%s)", where,
+		       cudaGetErrorString(le), cudaGetErrorName(le));
+	after_call_sync(where);
+	if (rc != 0)
+		finish(CUA_VERDICT_RUNTIME_ERROR, "cua_solve returned %d (%s)", rc, where);
+}
+
+struct cua_verdict_box {
+	enum cua_verdict v;
+	char msg[CUA_MSG_LEN];
+};
+
+/* One correctness case. Returns true when it passed; emits a case event; the
+ * first failure of the run is kept in box. */
+static bool run_case(struct shape_bufs *b, uint64_t seed, bool secret, bool recheck,
+                     cudaStream_t s, struct cua_verdict_box *box)
+{
+	const struct cua_task *t = g_task;
+	const char *shape = t->shapes[b->shape].name;
+	char where[128];
+	snprintf(where, sizeof(where), "shape %s, %s", shape,
+	         secret ? "secret seed" : recheck ? "re-check seed" : "public seed");
+	emit_phase("check %s seed %s", shape,
+	           secret ? "secret" : recheck ? "recheck" : "public");
+
+	for (int i = 0; i < t->n_inputs; i++) {
+		generate(&b->in[i], seed, s);
+		poison(&b->in[i], false, s);
+	}
+	for (int i = 0; i < t->n_outputs; i++)
+		poison(&b->out[i], true, s);
+	HARNESS_TRY(cudaDeviceSynchronize());
+
+	call_checked(g_solve, b, s, where);
+
+	for (int i = 0; i < t->n_outputs; i++) {
+		unsigned long long g = guard_damage(&b->out[i], s);
+		if (g)
+			finish(CUA_VERDICT_OUT_OF_BOUNDS,
+			       "%llu words of the guard bands around output '%s' were written "
+			       "(%s)", g, t->outputs[i].name, where);
+	}
+	for (int i = 0; i < t->n_inputs; i++) {
+		unsigned long long g = guard_damage(&b->in[i], s);
+		if (g)
+			finish(CUA_VERDICT_OUT_OF_BOUNDS,
+			       "%llu words of the guard bands around input '%s' were written "
+			       "(%s)", g, t->inputs[i].name, where);
+		unsigned long long m = mutated(&b->in[i], seed, s);
+		if (m)
+			finish(CUA_VERDICT_INPUT_MUTATED,
+			       "%llu elements of input '%s' changed during the call (%s)", m,
+			       t->inputs[i].name, where);
+	}
+
+	/* The candidate is done and the device idle: now, and only now, the oracle. */
+	{
+		struct cua_tensor in[CUA_MAX_TENSORS], ref[CUA_MAX_TENSORS];
+		for (int i = 0; i < t->n_inputs; i++)
+			in[i] = b->in[i].t;
+		for (int i = 0; i < t->n_outputs; i++)
+			ref[i] = b->ref[i].t;
+		int rc = g_oracle(in, t->n_inputs, ref, t->n_outputs, s);
+		cudaError_t e = cudaDeviceSynchronize();
+		if (rc != 0 || e != cudaSuccess)
+			finish(CUA_VERDICT_HARNESS_ERROR, "the oracle failed (%s): rc %d, %s",
+			       where, rc, cudaGetErrorString(e));
+	}
+
+	bool all_ok = true;
+	cJSON *ev = cJSON_CreateObject();
+	cJSON_AddStringToObject(ev, "event", "case");
+	cJSON_AddStringToObject(ev, "shape", shape);
+	cJSON_AddNumberToObject(ev, "seed", secret ? 0 : (double)seed);
+	cJSON_AddBoolToObject(ev, "secret", secret);
+	cJSON_AddBoolToObject(ev, "recheck", recheck);
+	unsigned long long tot_n = 0, tot_bad = 0, tot_nan = 0, tot_unw = 0;
+	double max_abs = 0, max_rel = 0;
+	for (int i = 0; i < t->n_outputs; i++) {
+		struct dev_tensor *o = &b->out[i], *r = &b->ref[i];
+		cmp_acc h;
+		memset(&h, 0, sizeof(h));
+		h.first_bad = ULLONG_MAX;
+		HARNESS_TRY(cudaMemcpyAsync(d_acc, &h, sizeof(h), cudaMemcpyHostToDevice, s));
+		switch (o->t.dtype) {
+		case CUA_F32:
+			compare_float_kernel<float><<<grid_for(o->n), 256, 0, s>>>(
+			    (const float *)o->t.data, (const double *)r->t.data, o->n, t->atol,
+			    t->rtol, d_acc);
+			break;
+		case CUA_F64:
+			compare_float_kernel<double><<<grid_for(o->n), 256, 0, s>>>(
+			    (const double *)o->t.data, (const double *)r->t.data, o->n, t->atol,
+			    t->rtol, d_acc);
+			break;
+		default:
+			DISPATCH_TYPES(o->t.dtype,
+			               compare_int_kernel<T><<<grid_for(o->n), 256, 0, s>>>(
+			                   (const T *)o->t.data, (const T *)r->t.data, o->n,
+			                   d_acc));
+		}
+		HARNESS_TRY(cudaGetLastError());
+		HARNESS_TRY(cudaMemcpyAsync(&h, d_acc, sizeof(h), cudaMemcpyDeviceToHost, s));
+		HARNESS_TRY(cudaStreamSynchronize(s));
+		double ma, mr;
+		memcpy(&ma, &h.max_abs_bits, sizeof(ma));
+		memcpy(&mr, &h.max_rel_bits, sizeof(mr));
+		tot_n += (unsigned long long)o->n;
+		tot_bad += h.n_bad;
+		tot_nan += h.n_nan;
+		tot_unw += h.n_unwritten;
+		max_abs = fmax(max_abs, ma);
+		max_rel = fmax(max_rel, mr);
+		bool ok = h.n_bad == 0 && h.n_nan == 0 && h.n_unwritten == 0;
+		if (!ok && all_ok) {
+			char at[96];
+			int64_t fb = (int64_t)h.first_bad;
+			index_string(&o->t, fb, at, sizeof(at));
+			cJSON_AddStringToObject(ev, "output", t->outputs[i].name);
+			cJSON_AddNumberToObject(ev, "first_bad", (double)fb);
+			cJSON_AddStringToObject(ev, "first_bad_at", at);
+			double got = host_value(o->t.data, o->t.dtype, fb);
+			double want = host_value(r->t.data, r->t.dtype, fb);
+			cJSON_AddItemToObject(ev, "got", got == got && !isinf(got)
+			                                     ? cJSON_CreateNumber(got)
+			                                     : cJSON_CreateNull());
+			cJSON_AddItemToObject(ev, "want", want == want && !isinf(want)
+			                                      ? cJSON_CreateNumber(want)
+			                                      : cJSON_CreateNull());
+			const char *what = h.n_unwritten == (unsigned long long)o->n
+			                       ? "wrote nothing to"
+			                       : h.n_unwritten ? "left elements unwritten in"
+			                       : h.n_nan       ? "produced NaN in"
+			                                       : "got wrong values in";
+			if (box->v == CUA_VERDICT_OK) {
+				box->v = (h.n_nan && !h.n_bad && !h.n_unwritten)
+				             ? CUA_VERDICT_NAN_OUTPUT
+				             : CUA_VERDICT_WRONG_OUTPUT;
+				snprintf(box->msg, sizeof(box->msg),
+				         "%s output '%s' (%s): %llu wrong, %llu NaN, %llu unwritten "
+				         "of %lld; first at %s: got %.9g, want %.9g "
+				         "(atol %g, rtol %g)",
+				         what, t->outputs[i].name, where, h.n_bad, h.n_nan,
+				         h.n_unwritten, (long long)o->n, at, got, want, t->atol,
+				         t->rtol);
+			}
+			all_ok = false;
+		}
+		/* Scrub the oracle's result before the candidate can run again. */
+		poison(r, true, s);
+	}
+	HARNESS_TRY(cudaDeviceSynchronize());
+	cJSON_AddBoolToObject(ev, "ok", all_ok);
+	cJSON_AddNumberToObject(ev, "n", (double)tot_n);
+	cJSON_AddNumberToObject(ev, "bad", (double)tot_bad);
+	cJSON_AddNumberToObject(ev, "nan", (double)tot_nan);
+	cJSON_AddNumberToObject(ev, "unwritten", (double)tot_unw);
+	cJSON_AddNumberToObject(ev, "max_abs", max_abs);
+	cJSON_AddNumberToObject(ev, "max_rel", max_rel);
+	emit(ev);
+	return all_ok;
+}
+
+static double measure_sm_mhz(cudaStream_t s)
+{
+	double *d, h = 0;
+	HARNESS_TRY(cudaMalloc((void **)&d, sizeof(double)));
+	clock_kernel<<<1, 1, 0, s>>>(d);
+	HARNESS_TRY(cudaGetLastError());
+	HARNESS_TRY(cudaMemcpyAsync(&h, d, sizeof(h), cudaMemcpyDeviceToHost, s));
+	HARNESS_TRY(cudaStreamSynchronize(s));
+	cudaFree(d);
+	return h;
+}
+
+static void stats_json(cJSON *parent, const char *name, const struct cua_stats *st)
+{
+	cJSON *o = cJSON_AddObjectToObject(parent, name);
+	cJSON_AddNumberToObject(o, "n", st->n);
+	cJSON_AddNumberToObject(o, "median", st->median);
+	cJSON_AddNumberToObject(o, "q1", st->q1);
+	cJSON_AddNumberToObject(o, "q3", st->q3);
+	cJSON_AddNumberToObject(o, "iqr", st->iqr);
+	cJSON_AddNumberToObject(o, "mean", st->mean);
+	cJSON_AddNumberToObject(o, "stdev", st->stdev);
+	cJSON_AddNumberToObject(o, "min", st->min);
+	cJSON_AddNumberToObject(o, "max", st->max);
+	cJSON_AddNumberToObject(o, "rel_sem", st->rel_sem);
+}
+
+static double median_of(double *v, int n)
+{
+	struct cua_stats st;
+	cua_stats_compute(v, n, &st);
+	return st.median;
+}
+
+/* Times the kernel at the timed shape; emits a timing event. */
+static void run_timing(const struct job *job, cudaStream_t s, size_t l2_bytes)
+{
+	const struct cua_task *t = g_task;
+	int timed = cua_task_timed_shape(t);
+	struct shape_bufs sets[3];
+	int n_sets = 0;
+	size_t per_set = 0;
+
+	emit_phase("timing");
+	/* How many input sets fit comfortably: rotating defeats caching by pointer
+	 * and by content. */
+	{
+		struct shape_bufs probe;
+		shape_alloc(&probe, timed);
+		for (int i = 0; i < t->n_inputs; i++)
+			per_set += probe.in[i].bytes;
+		shape_free(&probe);
+	}
+	size_t free_b = 0, total_b = 0;
+	HARNESS_TRY(cudaMemGetInfo(&free_b, &total_b));
+	for (n_sets = 3; n_sets > 1; n_sets--)
+		if ((double)per_set * n_sets < 0.5 * (double)free_b)
+			break;
+	for (int k = 0; k < n_sets; k++) {
+		shape_alloc(&sets[k], timed);
+		for (int i = 0; i < t->n_outputs; i++)
+			tensor_free(&sets[k].ref[i]);  /* no oracle while timing */
+		if (k > 0)                          /* one output buffer is enough */
+			for (int i = 0; i < t->n_outputs; i++) {
+				tensor_free(&sets[k].out[i]);
+				sets[k].out[i] = sets[0].out[i];
+			}
+		for (int i = 0; i < t->n_inputs; i++)
+			generate(&sets[k].in[i], job->seeds[k % job->n_seeds], s);
+	}
+	size_t flush_bytes = 2 * l2_bytes;
+	if (flush_bytes < (size_t)256 << 20)
+		flush_bytes = (size_t)256 << 20;
+	void *flush = NULL;
+	HARNESS_TRY(cudaMalloc(&flush, flush_bytes));
+	HARNESS_TRY(cudaDeviceSynchronize());
+
+	/* Warm-up: module load, library handles, autotuning stay out of the numbers. */
+	double t_warm = cua_now();
+	for (int w = 0; w < 3 || (w < 20 && cua_now() - t_warm < 0.05); w++)
+		call_checked(g_solve, &sets[w % n_sets], s, "warm-up");
+
+	cudaEvent_t e0, e1;
+	HARNESS_TRY(cudaEventCreate(&e0));
+	HARNESS_TRY(cudaEventCreate(&e1));
+
+	double over[15];
+	for (int k = 0; k < 15; k++) {
+		HARNESS_TRY(cudaDeviceSynchronize());
+		double h0 = cua_now();
+		HARNESS_TRY(cudaEventRecord(e0, s));
+		HARNESS_TRY(cudaEventRecord(e1, s));
+		HARNESS_TRY(cudaDeviceSynchronize());
+		over[k] = (cua_now() - h0) * 1e3;
+	}
+	double overhead = median_of(over, 15);
+
+	struct cua_stop_rule rule;
+	cua_stop_rule_init(&rule);
+	rule.max_time_s = job->max_time_s;
+	if (job->min_samples > 0)
+		rule.min_samples = job->min_samples;
+	double *ev = (double *)calloc((size_t)rule.max_samples, sizeof(double));
+	double *host = (double *)calloc((size_t)rule.max_samples, sizeof(double));
+	CUA_ASSERT(ev && host);
+	double mhz0 = measure_sm_mhz(s);
+	double spent = 0;
+	int n = 0;
+	struct cua_tensor in[CUA_MAX_TENSORS], out[CUA_MAX_TENSORS];
+	while (!cua_stop_now(&rule, ev, n, spent)) {
+		struct shape_bufs *b = &sets[n % n_sets];
+		for (int i = 0; i < t->n_inputs; i++)
+			in[i] = b->in[i].t;
+		for (int i = 0; i < t->n_outputs; i++)
+			out[i] = b->out[i].t;
+		HARNESS_TRY(cudaMemsetAsync(flush, n & 0xff, flush_bytes, s));
+		HARNESS_TRY(cudaDeviceSynchronize());
+		double h0 = cua_now();
+		HARNESS_TRY(cudaEventRecord(e0, s));
+		int rc = g_solve(in, t->n_inputs, out, t->n_outputs, s);
+		cudaError_t le = cudaGetLastError();
+		cudaError_t re = cudaEventRecord(e1, s);
+		cudaError_t se = cudaDeviceSynchronize();
+		double h1 = cua_now();
+		if (le != cudaSuccess)
+			finish(CUA_VERDICT_LAUNCH_ERROR, "launch failed while timing: %s",
+			       cudaGetErrorString(le));
+		if (re != cudaSuccess || se != cudaSuccess)
+			finish(CUA_VERDICT_RUNTIME_ERROR, "CUDA error while timing: %s",
+			       cudaGetErrorString(se != cudaSuccess ? se : re));
+		if (rc != 0)
+			finish(CUA_VERDICT_RUNTIME_ERROR, "cua_solve returned %d while timing", rc);
+		float ms = 0;
+		HARNESS_TRY(cudaEventElapsedTime(&ms, e0, e1));
+		ev[n] = ms;
+		host[n] = (h1 - h0) * 1e3;
+		spent += host[n] / 1e3;
+		n++;
+	}
+	double mhz1 = measure_sm_mhz(s);
+
+	struct cua_stats se_, sh;
+	cua_stats_compute(ev, n, &se_);
+	cua_stats_compute(host, n, &sh);
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "event", "timing");
+	stats_json(o, "event_ms", &se_);
+	stats_json(o, "host_ms", &sh);
+	cJSON_AddNumberToObject(o, "overhead_ms", overhead);
+	cJSON_AddNumberToObject(o, "sm_mhz_before", mhz0);
+	cJSON_AddNumberToObject(o, "sm_mhz_after", mhz1);
+	cJSON_AddNumberToObject(o, "input_sets", n_sets);
+	cJSON_AddNumberToObject(o, "flush_bytes", (double)flush_bytes);
+	emit(o);
+
+	/* Work that escaped the harness stream shows as host time the events miss. */
+	double excess = sh.median - overhead - se_.median;
+	if (excess > 0.25 * se_.median + 0.05)
+		finish(CUA_VERDICT_TIMING_ANOMALY,
+		       "work escaped the timed stream: events saw %.4f ms but the device "
+		       "was busy for %.4f ms (host clock, minus %.4f ms overhead)",
+		       se_.median, sh.median - overhead, overhead);
+
+	free(ev);
+	free(host);
+	cudaEventDestroy(e0);
+	cudaEventDestroy(e1);
+	cudaFree(flush);
+	for (int k = n_sets - 1; k >= 0; k--) {
+		if (k > 0)
+			for (int i = 0; i < t->n_outputs; i++)
+				sets[k].out[i].base = NULL;
+		shape_free(&sets[k]);
+	}
+}
+
+static bool parse_u64(const char *s, uint64_t *out)
+{
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 10);
+	if (errno || end == s || *end)
+		return false;
+	*out = v;
+	return true;
+}
+
+static void usage_exit(const char *msg)
+{
+	fprintf(stderr, "cuarena __runner: %s\n", msg);
+	finish(CUA_VERDICT_HARNESS_ERROR, "runner usage: %s", msg);
+}
+
+static void parse_job(int argc, char **argv, struct job *job)
+{
+	memset(job, 0, sizeof(*job));
+	job->max_time_s = 3.0;
+	job->subject = "candidate";
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+		if (!strcmp(a, "--time")) {
+			job->time = true;
+			continue;
+		}
+		if (!v)
+			usage_exit("option without a value");
+		i++;
+		if (!strcmp(a, "--fd"))
+			report_fd = atoi(v);
+		else if (!strcmp(a, "--task"))
+			job->task_dir = v;
+		else if (!strcmp(a, "--so"))
+			job->so = v;
+		else if (!strcmp(a, "--oracle"))
+			job->oracle_so = v;
+		else if (!strcmp(a, "--subject"))
+			job->subject = v;
+		else if (!strcmp(a, "--max-time-s"))
+			job->max_time_s = atof(v);
+		else if (!strcmp(a, "--min-samples"))
+			job->min_samples = atoi(v);
+		else if (!strcmp(a, "--secret")) {
+			if (!parse_u64(v, &job->secret))
+				usage_exit("bad --secret");
+		} else if (!strcmp(a, "--recheck")) {
+			if (!parse_u64(v, &job->recheck))
+				usage_exit("bad --recheck");
+		} else if (!strcmp(a, "--seeds")) {
+			char buf[256];
+			snprintf(buf, sizeof(buf), "%s", v);
+			for (char *tok = strtok(buf, ","); tok && job->n_seeds < 8;
+			     tok = strtok(NULL, ","))
+				if (!parse_u64(tok, &job->seeds[job->n_seeds++]))
+					usage_exit("bad --seeds");
+		} else
+			usage_exit("unknown option");
+	}
+	if (!job->task_dir || !job->so || !job->oracle_so || job->n_seeds < 1)
+		usage_exit("--task, --so, --oracle and --seeds are required");
+}
+
+static void emit_device(const cudaDeviceProp *p)
+{
+	int drv = 0, rt = 0;
+	cudaDriverGetVersion(&drv);
+	cudaRuntimeGetVersion(&rt);
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "event", "device");
+	cJSON_AddStringToObject(o, "name", p->name);
+	cJSON_AddNumberToObject(o, "cc_major", p->major);
+	cJSON_AddNumberToObject(o, "cc_minor", p->minor);
+	cJSON_AddNumberToObject(o, "sms", p->multiProcessorCount);
+	cJSON_AddNumberToObject(o, "l2_bytes", p->l2CacheSize);
+	cJSON_AddNumberToObject(o, "mem_bytes", (double)p->totalGlobalMem);
+	cJSON_AddNumberToObject(o, "driver", drv);
+	cJSON_AddNumberToObject(o, "runtime", rt);
+	emit(o);
+}
+
+extern "C" int cua_runner_main(int argc, char **argv)
+{
+	struct job job;
+	char err[CUA_ERR_LEN];
+	struct cua_task *task = NULL;
+
+	parse_job(argc, argv, &job);
+	if (cua_task_load(job.task_dir, &task, err, sizeof(err)) != CUA_OK)
+		finish(CUA_VERDICT_HARNESS_ERROR, "%s", err);
+	g_task = task;
+
+	int ndev = 0;
+	cudaError_t e = cudaGetDeviceCount(&ndev);
+	if (e != cudaSuccess || ndev < 1)
+		finish(CUA_VERDICT_HARNESS_ERROR, "no CUDA device: %s",
+		       e != cudaSuccess ? cudaGetErrorString(e) : "none found");
+	cudaDeviceProp prop;
+	HARNESS_TRY(cudaSetDevice(0));
+	HARNESS_TRY(cudaGetDeviceProperties(&prop, 0));
+	emit_device(&prop);
+	/* No persisting-L2 window may survive from anything before us. */
+	cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, 0);
+	cudaCtxResetPersistingL2Cache();
+	cudaGetLastError();
+	HARNESS_TRY(cudaMalloc((void **)&d_counter, sizeof(*d_counter)));
+	HARNESS_TRY(cudaMalloc((void **)&d_acc, sizeof(*d_acc)));
+
+	void *oh = dlopen(job.oracle_so, RTLD_NOW | RTLD_LOCAL);
+	if (!oh || !(g_oracle = (solve_fn)dlsym(oh, "cua_oracle")))
+		finish(CUA_VERDICT_HARNESS_ERROR, "cannot load the oracle: %s", dlerror());
+	emit_phase("load");
+	void *h = dlopen(job.so, RTLD_NOW | RTLD_LOCAL);
+	if (!h)
+		finish(CUA_VERDICT_LOAD_ERROR, "the shared object does not load: %s",
+		       dlerror());
+	g_solve = (solve_fn)dlsym(h, "cua_solve");
+	if (!g_solve)
+		finish(CUA_VERDICT_LOAD_ERROR,
+		       "no function cua_solve with C linkage (include cuarena.h)");
+
+	cudaStream_t s;
+	/* A blocking stream: work a candidate puts on the legacy default stream is
+	 * ordered with our events; work on its own non-blocking streams is not, and
+	 * the host-clock cross-check catches it. */
+	HARNESS_TRY(cudaStreamCreate(&s));
+
+	struct cua_verdict_box box;
+	box.v = CUA_VERDICT_OK;
+	box.msg[0] = '\0';
+	double t0 = cua_now();
+	int timed = cua_task_timed_shape(task);
+	/* Check shapes first (small, odd), the timed shape last. */
+	for (int pass = 0; pass < 2; pass++)
+		for (int sh = 0; sh < task->n_shapes; sh++) {
+			if ((sh == timed) != (pass == 1))
+				continue;
+			struct shape_bufs b;
+			shape_alloc(&b, sh);
+			for (int k = 0; k < job.n_seeds; k++)
+				run_case(&b, job.seeds[k], false, false, s, &box);
+			run_case(&b, job.secret, true, false, s, &box);
+			shape_free(&b);
+		}
+	cJSON *ck = cJSON_CreateObject();
+	cJSON_AddStringToObject(ck, "event", "checked");
+	cJSON_AddNumberToObject(ck, "seconds", cua_now() - t0);
+	emit(ck);
+	if (box.v != CUA_VERDICT_OK)
+		finish(box.v, "%s", box.msg);
+
+	if (job.time) {
+		double t1 = cua_now();
+		run_timing(&job, s, (size_t)prop.l2CacheSize);
+		/* A kernel that turns lazy after many calls fails here. */
+		struct shape_bufs b;
+		shape_alloc(&b, timed);
+		run_case(&b, job.recheck, false, true, s, &box);
+		shape_free(&b);
+		cJSON *tm = cJSON_CreateObject();
+		cJSON_AddStringToObject(tm, "event", "timed");
+		cJSON_AddNumberToObject(tm, "seconds", cua_now() - t1);
+		emit(tm);
+		if (box.v != CUA_VERDICT_OK)
+			finish(box.v, "after timing: %s", box.msg);
+	}
+	finish(CUA_VERDICT_OK, "%s", "");
+}

@@ -1,0 +1,26 @@
+/* runner.h — the GPU side: code that runs only inside a sandboxed child process
+ * (`cuarena __runner ...`, `cuarena __probe`, `cuarena __measure`). The parent
+ * never initialises CUDA; each child gets a fresh context that dies with it.
+ *
+ * Report protocol (child -> parent): JSON objects, one per line, on the fd
+ * named by --fd. Events: {"event":"device",...}, {"event":"phase","what":...},
+ * {"event":"case",...}, {"event":"timing",...} and exactly one final
+ * {"event":"result","verdict":...,"message":...}. A child that dies before the
+ * result line is judged by the parent from how it ended and the last phase. */
+#ifndef CUA_RUNNER_H
+#define CUA_RUNNER_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Entry points of the hidden child commands; return the process exit code. */
+int cua_runner_main(int argc, char **argv);   /* evaluate one .so on one task */
+int cua_probe_main(int argc, char **argv);    /* device facts as one JSON line */
+int cua_measure_main(int argc, char **argv);  /* device ceilings as one JSON line */
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CUA_RUNNER_H */
