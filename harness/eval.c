@@ -60,7 +60,7 @@ double cua_sol_ms(const struct cua_task *t, const struct cua_ceilings *c)
 	double rate = t->precision == CUA_PREC_FP32_STRICT ? c->ffma_tflops
 	              : t->precision == CUA_PREC_TF32_ALLOWED ? c->sgemm_tf32_tflops
 	                                                      : c->gemm_bf16_tflops;
-	double t_flop = rate > 0 ? (double)flops / (rate * 1e12) : 0;
+	double t_flop = rate > 0 && !t->sol_bytes_only ? (double)flops / (rate * 1e12) : 0;
 	double t_mem = c->copy_gbs > 0 ? (double)bytes / (c->copy_gbs * 1e9) : 0;
 	return 1e3 * (t_flop > t_mem ? t_flop : t_mem);
 }

@@ -673,8 +673,8 @@ static enum cua_status load_fields(struct loader *ld, const cJSON *root)
 {
 	static const char *const keys[] = {
 		"title", "level", "description", "params", "inputs", "outputs", "shapes",
-		"precision", "tolerance", "flops", "bytes", "baselines", "libraries",
-		"torch", NULL,
+		"precision", "tolerance", "flops", "bytes", "sol", "baselines",
+		"libraries", "torch", NULL,
 	};
 	struct cua_task *t = ld->t;
 	char s[SHOWN_LEN + 1];
@@ -710,6 +710,13 @@ static enum cua_status load_fields(struct loader *ld, const cJSON *root)
 			            shown(str, s, sizeof(s)));
 		t->precision = (enum cua_precision)p;
 	}
+	if ((rc = get_string(ld, root, NULL, "sol", false, &str)) != CUA_OK)
+		return rc;
+	if (str && strcmp(str, "bytes") == 0)
+		t->sol_bytes_only = true;
+	else if (str && strcmp(str, "flops+bytes") != 0)
+		return fail(ld, "sol", "must be \"flops+bytes\" (default) or \"bytes\", not '%s'",
+		            shown(str, s, sizeof(s)));
 	if ((rc = load_tolerance(ld, root)) != CUA_OK ||
 	    (rc = dup_string(ld, root, "flops", true, &t->flops)) != CUA_OK ||
 	    (rc = dup_string(ld, root, "bytes", true, &t->bytes)) != CUA_OK ||

@@ -77,6 +77,9 @@ struct cua_task {
 	double atol, rtol;
 	char *flops;                 /* expression */
 	char *bytes;                 /* expression: fewest bytes the op must move */
+	bool sol_bytes_only;         /* "sol": "bytes": fast algorithms (FFT, Winograd)
+	                              * may do fewer flops than `flops` counts, so the
+	                              * speed of light is the memory bound alone */
 	int n_baselines;
 	char *baselines[CUA_MAX_BASELINES]; /* "cublas/sgemm" = baselines/cublas/sgemm.cu */
 	int n_libraries;
