@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -223,8 +224,12 @@ enum cua_status cua_build_so(const char *src_path, const struct cua_build_opts *
 	result = cua_mkdirs(o->cache_dir, err, errlen);
 	if (result != CUA_OK)
 		goto out;
-	snprintf(tmp_so, sizeof(tmp_so), "%s/%s.so.tmp.%ld", o->cache_dir, b->key,
-	         (long)getpid());
+	/* Unique per build: two threads may build the same key at once (a task's
+	 * reference submitted as a candidate), and the first rename must not steal
+	 * the second's file. */
+	static atomic_uint serial;
+	snprintf(tmp_so, sizeof(tmp_so), "%s/%s.so.tmp.%ld.%u", o->cache_dir, b->key,
+	         (long)getpid(), atomic_fetch_add(&serial, 1));
 	argv[argc++] = "-o";
 	argv[argc++] = tmp_so;
 	argv[argc++] = src_path;
