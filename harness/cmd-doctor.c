@@ -127,12 +127,14 @@ int cmd_doctor(struct cua_cli *cli, int argc, char **argv)
 	       cJSON_IsTrue(cJSON_GetObjectItem(libs, "cudnn")) ? "yes" : "NO");
 	if (cJSON_IsString(name)) {
 		const cJSON *d = dev;
-		printf("gpu       %s, sm_%d%d, %d SMs, L2 %.0f MiB, %.0f GiB, driver %d\n",
+		const cJSON *dv = cJSON_GetObjectItem(d, "driver_version");
+		printf("gpu       %s, sm_%d%d, %d SMs, L2 %.0f MiB, %.0f GiB, driver %s (CUDA %d)\n",
 		       name->valuestring, (int)cJSON_GetObjectItem(d, "cc_major")->valuedouble,
 		       (int)cJSON_GetObjectItem(d, "cc_minor")->valuedouble,
 		       (int)cJSON_GetObjectItem(d, "sms")->valuedouble,
 		       cJSON_GetObjectItem(d, "l2_bytes")->valuedouble / (1 << 20),
 		       cJSON_GetObjectItem(d, "mem_bytes")->valuedouble / (1 << 30),
+		       cJSON_IsString(dv) ? dv->valuestring : "?",
 		       (int)cJSON_GetObjectItem(d, "driver")->valuedouble);
 	}
 	const cJSON *cj = cJSON_GetObjectItem(o, "ceilings");

@@ -113,6 +113,8 @@ static void take_event(const cJSON *ev, struct cua_eval *e, struct cua_device *d
 		dev->cc_minor = (int)num(ev, "cc_minor");
 		dev->sms = (int)num(ev, "sms");
 		dev->driver = (int)num(ev, "driver");
+		snprintf(dev->driver_version, sizeof(dev->driver_version), "%s",
+		         str(ev, "driver_version"));
 		dev->runtime = (int)num(ev, "runtime");
 		dev->l2_bytes = num(ev, "l2_bytes");
 		dev->mem_bytes = num(ev, "mem_bytes");
@@ -539,6 +541,7 @@ cJSON *cua_device_to_json(const struct cua_device *d)
 	cJSON_AddNumberToObject(o, "sms", d->sms);
 	cJSON_AddNumberToObject(o, "l2_bytes", d->l2_bytes);
 	cJSON_AddNumberToObject(o, "mem_bytes", d->mem_bytes);
+	cJSON_AddStringToObject(o, "driver_version", d->driver_version);
 	cJSON_AddNumberToObject(o, "driver", d->driver);
 	cJSON_AddNumberToObject(o, "runtime", d->runtime);
 	return o;

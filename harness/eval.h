@@ -14,7 +14,9 @@ struct cJSON;
 struct cua_device {
 	bool known;
 	char name[128];
-	int cc_major, cc_minor, sms, driver, runtime;
+	char driver_version[64];    /* kernel module, "580.159.04" ("" if unknown) */
+	int cc_major, cc_minor, sms;
+	int driver, runtime;        /* CUDA versions: driver API supported, runtime (13000) */
 	double l2_bytes, mem_bytes;
 };
 

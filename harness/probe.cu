@@ -49,6 +49,14 @@ static cJSON *device_json(void)
 	cJSON_AddNumberToObject(o, "bus_width_bits", bus);
 	cJSON_AddNumberToObject(o, "driver", drv);
 	cJSON_AddNumberToObject(o, "runtime", rt);
+	char ver[64] = "";
+	FILE *f = fopen("/sys/module/nvidia/version", "r");
+	if (f) {
+		if (fgets(ver, sizeof(ver), f))
+			ver[strcspn(ver, "\n")] = '\0';
+		fclose(f);
+	}
+	cJSON_AddStringToObject(o, "driver_version", ver);
 	return o;
 }
 

@@ -104,9 +104,10 @@ int cua_cli_report(struct cua_cli *cli, const char *task, const char *src,
 		printf("task    %s — %s (%s, atol %g, rtol %g)\n", t->id, t->title,
 		       cua_precision_name(t->precision), t->atol, t->rtol);
 		if (r.device.known)
-			printf("device  %s (sm_%d%d, %d SMs, driver %d, runtime %d)\n",
+			printf("device  %s (sm_%d%d, %d SMs, driver %s, CUDA %d.%d)\n",
 			       r.device.name, r.device.cc_major, r.device.cc_minor, r.device.sms,
-			       r.device.driver, r.device.runtime);
+			       r.device.driver_version[0] ? r.device.driver_version : "?",
+			       r.device.runtime / 1000, r.device.runtime % 1000 / 10);
 		printf("\n%-22s %-16s %10s %9s %4s %6s   %s\n", "kernel", "verdict",
 		       "median ms", "IQR ms", "n", "%SOL", "compile");
 		if (src)

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# deps.sh — installs what cuarena needs from Debian's packages (as root), or prints
+# the apt line; then checks the CUDA toolkit. Called by `make deps` and .ci/run.
+set -u
+PKGS="libcjson-dev libcriterion-dev libcurl4-openssl-dev libssl-dev gnuplot-nox python3"
+missing=""
+for p in $PKGS; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+	if [ "$(id -u)" = 0 ]; then
+		echo "deps: installing$missing"
+		export DEBIAN_FRONTEND=noninteractive
+		apt-get update -qq && apt-get install -y -qq --no-install-recommends $missing >/dev/null || {
+			echo "deps: apt-get install failed" >&2; exit 1; }
+	else
+		echo "deps: missing packages; run as root:"
+		echo "  apt-get install -y$missing"
+		exit 1
+	fi
+fi
+CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
+if [ ! -x "$CUDA_HOME/bin/nvcc" ]; then
+	echo "deps: no nvcc at $CUDA_HOME/bin/nvcc: install the CUDA toolkit (13.x) or set CUDA_HOME" >&2
+	exit 1
+fi
+for lib in libcudart.so libcublas.so libcudnn.so; do
+	if [ ! -e "$CUDA_HOME/lib64/$lib" ] && ! ldconfig -p | grep -q "$lib"; then
+		echo "deps: $lib not found under $CUDA_HOME/lib64 or in ldconfig" >&2
+		exit 1
+	fi
+done
+echo "deps: ok ($("$CUDA_HOME/bin/nvcc" --version | grep -o 'release [0-9.]*'), packages: $PKGS)"
