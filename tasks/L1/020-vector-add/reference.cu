@@ -1,8 +1,8 @@
-/* L1/019-vector-add reference: c = a + b, a, b, c [N] f32.
+/* L1/020-vector-add reference: c = a + b, a, b, c [N] f32.
  * cua_solve is the nvcc baseline (grid-stride, one coalesced load per input and
  * one store per element); cua_oracle adds in double and writes f64.
  * Build: nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Xcompiler -fPIC -shared
- *        -cudart shared -Iinclude -Itasks/common -o vector-add.so tasks/L1/019-vector-add/reference.cu
+ *        -cudart shared -Iinclude -Itasks/common -o vector-add.so tasks/L1/020-vector-add/reference.cu
  * Napkin math (timed N=2^29): 12·N = 6.44 GB moved, N flops; ~1.5 ms at 4.3 TB/s. */
 #include "cuarena.h"
 #include "elementwise.cuh"

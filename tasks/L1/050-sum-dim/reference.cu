@@ -1,9 +1,9 @@
-/* L1/047-sum-dim reference: y[b,n] = Σ_m x[b,m,n], x [B,M,N] f32, y [B,N] f32.
+/* L1/050-sum-dim reference: y[b,n] = Σ_m x[b,m,n], x [B,M,N] f32, y [B,N] f32.
  * cua_solve is the nvcc baseline: one thread per output (b,n) summing m in
  * order, consecutive threads on consecutive n so every load is coalesced;
  * cua_oracle runs the same loop in double and writes f64.
  * Build: nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Xcompiler -fPIC -shared
- *        -cudart shared -Iinclude -Itasks/common -o sum-dim.so tasks/L1/047-sum-dim/reference.cu
+ *        -cudart shared -Iinclude -Itasks/common -o sum-dim.so tasks/L1/050-sum-dim/reference.cu
  * Napkin math (timed B=64, M=N=4096): 4·B·M·N + 4·B·N = 4.30 GB, B·M·N flops;
  * ~1.0 ms at 4.3 TB/s. Only B·N = 262144 threads: one wave, latency-bound. */
 #include "cuarena.h"

@@ -1,10 +1,10 @@
-/* L1/060-conv2d-3x3 reference: y = conv2d(x, w), NCHW f32, 3×3 filters, stride 1,
+/* L1/056-conv2d-3x3 reference: y = conv2d(x, w), NCHW f32, 3×3 filters, stride 1,
  * zero padding 1, no bias: x [N,C,H,W], w [F,C,3,3], y [N,F,H,W],
  *     y[n,f,h,v] = Σ_c Σ_{i,j<3} x[n,c,h+i-1,v+j-1] · w[f,c,i,j]   (x = 0 outside).
  * cua_solve is the nvcc baseline: direct convolution, one thread per output,
  * fp32 accumulation in (c,i,j) order; cua_oracle runs it in double, writing f64.
  * Build: nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Xcompiler -fPIC -shared
- *        -cudart shared -Iinclude -Itasks/common -o conv2d-3x3.so tasks/L1/060-conv2d-3x3/reference.cu
+ *        -cudart shared -Iinclude -Itasks/common -o conv2d-3x3.so tasks/L1/056-conv2d-3x3/reference.cu
  * Napkin math (timed N=32, C=F=128, H=W=128): 2·N·F·H·W·C·9 = 154.6 GFLOP;
  * 4·(NCHW + 9FC + NFHW) = 537 MB. cuDNN strict fp32 (measured on an H200):
  * ~2.0 ms with FFT_TILING, ~3.9 ms with implicit GEMM; this kernel ~130 ms. */

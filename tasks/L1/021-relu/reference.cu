@@ -1,8 +1,8 @@
-/* L1/020-relu reference: y = max(x, 0) elementwise, x, y [B,D] f32.
+/* L1/021-relu reference: y = max(x, 0) elementwise, x, y [B,D] f32.
  * cua_solve is the nvcc baseline (grid-stride, one coalesced load and store per
  * element); cua_oracle writes the same values as f64 (exact).
  * Build: nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Xcompiler -fPIC -shared
- *        -cudart shared -Iinclude -Itasks/common -o relu.so tasks/L1/020-relu/reference.cu
+ *        -cudart shared -Iinclude -Itasks/common -o relu.so tasks/L1/021-relu/reference.cu
  * Napkin math (timed B=4096, D=196608): 8·B·D = 6.44 GB moved, B·D flops;
  * ~1.5 ms at 4.3 TB/s. */
 #include "cuarena.h"

@@ -1,9 +1,9 @@
-/* L1/002-sgemm-tf32 reference: C = A·B, A [M,K], B [K,N], C [M,N], f32 row-major
+/* L1/019-sgemm-tf32 reference: C = A·B, A [M,K], B [K,N], C [M,N], f32 row-major
  * (candidates may use TF32 tensor cores; this reference stays strict fp32).
  * cua_solve is the nvcc baseline (naive, one thread per output, fp32 FMA in k
  * order); cua_oracle is the same loop in double, writing f64.
  * Build: nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Xcompiler -fPIC -shared
- *        -cudart shared -Iinclude -Itasks/common -o sgemm-tf32.so tasks/L1/002-sgemm-tf32/reference.cu
+ *        -cudart shared -Iinclude -Itasks/common -o sgemm-tf32.so tasks/L1/019-sgemm-tf32/reference.cu
  * Napkin math (timed M=N=8192, K=4096): 2·M·N·K = 549.8 GFLOP; 4·(MK+KN+MN) = 537 MB;
  * ~1.4 ms at the ~400 TFLOP/s TF32 cuBLAS reaches on an H200.
  * This naive kernel (strict fp32, no tensor cores, same as 001): ~260 ms. */
