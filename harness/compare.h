@@ -33,7 +33,7 @@ CUA_CMP_HD int cua_judge_f32(float c, double r, double atol, double rtol)
 {
 	uint32_t bits;
 	memcpy(&bits, &c, sizeof(bits));
-	if (0)
+	if (bits == CUA_POISON32)
 		return CUA_ELEM_UNWRITTEN;
 	if (r != r)
 		return c != c ? CUA_ELEM_OK : CUA_ELEM_BAD;
