@@ -1,0 +1,251 @@
+#!/usr/bin/env bash
+# cli.sh — the `cuarena` command line without a GPU: exit codes, usage, list/show
+# output and JSON. Run as `tests/cli.sh build/cuarena` (make test does).
+# Prints "N passed, N failed" last and exits non-zero if anything failed.
+set -u
+
+if [ $# -ne 1 ] || [ ! -x "$1" ]; then
+	echo "usage: tests/cli.sh PATH/TO/cuarena" >&2
+	exit 2
+fi
+BIN=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=${CUARENA_ROOT:-$(dirname "$HERE")}
+export CUARENA_ROOT=$ROOT
+
+WORK=$(mktemp -d /tmp/cuarena-cli-test-XXXXXX)
+trap 'rm -rf "$WORK"' EXIT
+export CUARENA_CACHE=$WORK/cache       # nothing of ours lands in ~/.cache
+OUT=$WORK/out
+ERR=$WORK/err
+RC=0
+passed=0
+failed=0
+
+if [ -e /dev/nvidiactl ] || [ -e /dev/nvidia0 ]; then HAVE_GPU=1; else HAVE_GPU=0; fi
+
+pass() { passed=$((passed + 1)); echo "ok    $1"; }
+fail() {
+	failed=$((failed + 1))
+	echo "FAIL  $1"
+	echo "      command: cuarena $LAST (exit $RC)"
+	sed -n '1,5s/^/      stdout: /p' "$OUT"
+	sed -n '1,5s/^/      stderr: /p' "$ERR"
+}
+skip() { echo "SKIP  $1"; }
+
+# Runs cuarena with the arguments; stdout, stderr and exit status land in
+# $OUT, $ERR and $RC.
+cua() {
+	LAST="$*"
+	"$BIN" "$@" >"$OUT" 2>"$ERR" </dev/null
+	RC=$?
+}
+
+# expect_rc WANT WHAT
+expect_rc() { if [ "$RC" -eq "$1" ]; then pass "$2"; else fail "$2: exit $RC, want $1"; fi; }
+# expect_in FILE TEXT WHAT: FILE contains TEXT (fixed string)
+expect_in() { if grep -qF -- "$2" "$1"; then pass "$3"; else fail "$3: no '$2'"; fi; }
+expect_not_in() { if grep -qF -- "$2" "$1"; then fail "$3: has '$2'"; else pass "$3"; fi; }
+# expect_json WHAT: stdout is one valid JSON document
+expect_json() {
+	if python3 -m json.tool "$OUT" >/dev/null 2>"$WORK/json-err"; then pass "$1"
+	else fail "$1: $(head -1 "$WORK/json-err")"; fi
+}
+# json_check PYTHON-EXPR WHAT: the expression is true of the JSON on stdout (as j)
+json_check() {
+	if python3 -c "import json, re, sys; j = json.load(open(sys.argv[1])); sys.exit(0 if ($1) else 1)" \
+		"$OUT" 2>/dev/null; then pass "$2"; else fail "$2"; fi
+}
+
+# Task ids move when the catalogue is renumbered: find relu's folder.
+RELU_DIR=$(ls -d "$ROOT"/tasks/L1/*-relu 2>/dev/null | head -1)
+if [ -z "$RELU_DIR" ]; then
+	echo "no tasks/L1/*-relu under $ROOT" >&2
+	echo "0 passed, 1 failed"
+	exit 1
+fi
+RELU_ID=L1/$(basename "$RELU_DIR")                      # L1/021-relu
+RELU_NUM=$(basename "$RELU_DIR" | sed 's/-.*//; s/^0*//') # 21
+
+KERNEL=$WORK/kernel.cu
+cat >"$KERNEL" <<'EOF'
+#include "cuarena.h"
+extern "C" int cua_solve(const struct cua_tensor *in, int n_in, struct cua_tensor *out,
+                         int n_out, cudaStream_t stream) { return 0; }
+EOF
+
+# ---- top level ---------------------------------------------------------------
+cua
+expect_rc 2 "no arguments is a usage error"
+expect_in "$ERR" "usage: cuarena" "no arguments prints the usage on stderr"
+[ -s "$OUT" ] && fail "no arguments prints nothing on stdout" || pass "no arguments prints nothing on stdout"
+
+cua frobnicate
+expect_rc 2 "an unknown command is a usage error"
+expect_in "$ERR" "unknown command 'frobnicate'" "an unknown command is named"
+
+cua --frobnicate list
+expect_rc 2 "an unknown global option is a usage error"
+
+cua help
+expect_rc 0 "help succeeds"
+for c in list show eval baselines doctor; do
+	expect_in "$OUT" "cuarena $c" "help lists '$c'"
+done
+expect_in "$OUT" "exit codes" "help explains the exit codes"
+
+cua --help
+expect_rc 0 "--help succeeds"
+
+cua --root /nonexistent list
+expect_rc 3 "--root without a catalogue is an environment error"
+expect_in "$ERR" "/nonexistent" "--root without a catalogue names the folder"
+
+# ---- list --------------------------------------------------------------------
+cua list
+expect_rc 0 "list succeeds"
+expect_in "$OUT" "$RELU_ID" "list shows $RELU_ID"
+expect_in "$OUT" "L1/001-sgemm" "list shows L1/001-sgemm"
+expect_in "$OUT" "fp32-strict" "list shows the precision policy"
+
+cua list --level 1 --json
+expect_rc 0 "list --level 1 --json succeeds"
+expect_json "list --json prints valid JSON"
+json_check "re.fullmatch('[0-9a-f]{64}', j['catalogue_hash'])" "list --json has a 64-hex catalogue_hash"
+json_check "any(t['id'] == '$RELU_ID' for t in j['tasks'])" "list --json has $RELU_ID"
+json_check "all(t['level'] == 1 for t in j['tasks']) and len(j['tasks']) >= 2" \
+	"list --level 1 keeps level-1 tasks"
+json_check "all(t['baselines'][0] == 'nvcc' for t in j['tasks'])" "every task has the nvcc baseline first"
+json_check "j['errors'] == []" "the catalogue has no broken tasks"
+HASH1=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['catalogue_hash'])" "$OUT" 2>/dev/null)
+
+cua list --json
+json_check "j['catalogue_hash'] == '$HASH1'" "the catalogue hash is stable across runs"
+
+cua list --level 9 --json
+expect_rc 0 "list --level 9 succeeds"
+json_check "j['tasks'] == []" "list --level 9 is empty"
+
+for bad in x 0 10 1x; do
+	cua list --level "$bad"
+	expect_rc 2 "list --level $bad is a usage error"
+done
+cua list --level
+expect_rc 2 "list --level without a value is a usage error"
+cua list extra
+expect_rc 2 "list with an extra argument is a usage error"
+
+# ---- show --------------------------------------------------------------------
+cua show relu
+expect_rc 0 "show relu succeeds"
+expect_in "$OUT" "cua_solve" "show includes the ABI (cua_solve)"
+expect_in "$OUT" "atol" "show states the tolerance"
+expect_in "$OUT" "(timed)" "show marks the timed shape"
+expect_in "$OUT" "$RELU_ID" "show names the task"
+REF_LINE=$(head -1 "$RELU_DIR/reference.cu")
+expect_in "$OUT" "$REF_LINE" "show includes the reference source"
+expect_in "$OUT" "cua_oracle" "show includes the whole reference (cua_oracle)"
+
+cua show --json relu
+expect_rc 0 "show --json relu succeeds"
+expect_json "show --json prints valid JSON"
+json_check "j['id'] == '$RELU_ID' and 'cua_solve' in j['prompt']" "show --json carries id and prompt"
+
+cua show --json "$RELU_ID"
+json_check "j['id'] == '$RELU_ID'" "show accepts the full id"
+cua show --json "$RELU_NUM"
+json_check "j['id'] == '$RELU_ID'" "show accepts the task number ($RELU_NUM)"
+
+cua show nosuchtask
+expect_rc 2 "show of an unknown task is a usage error"
+expect_in "$ERR" "nosuchtask" "show of an unknown task names it"
+
+cua show
+expect_rc 2 "show without a task is a usage error"
+expect_in "$ERR" "usage: cuarena show" "show without a task prints its usage"
+cua show relu sgemm
+expect_rc 2 "show with two tasks is a usage error"
+
+# ---- eval and baselines --------------------------------------------------------
+if [ "$HAVE_GPU" -eq 0 ]; then
+	cua eval relu "$KERNEL"
+	expect_rc 3 "eval without a GPU is an environment error"
+	expect_in "$ERR" "GPU" "eval without a GPU says so"
+	lines=$(wc -l <"$ERR")
+	[ "$lines" -eq 1 ] && pass "eval without a GPU says it in one line" \
+		|| fail "eval without a GPU says it in one line ($lines lines)"
+	[ -s "$OUT" ] && fail "eval without a GPU prints nothing on stdout" \
+		|| pass "eval without a GPU prints nothing on stdout"
+
+	cua baselines relu
+	expect_rc 3 "baselines without a GPU is an environment error"
+	expect_in "$ERR" "GPU" "baselines without a GPU says so"
+else
+	skip "eval without a GPU (this machine has /dev/nvidia*)"
+	skip "baselines without a GPU (this machine has /dev/nvidia*)"
+fi
+
+cua eval relu /nonexistent.cu
+expect_rc 2 "eval of a missing file is a usage error"
+expect_in "$ERR" "/nonexistent.cu" "eval of a missing file names it"
+cua eval nosuchtask "$KERNEL"
+expect_rc 2 "eval of an unknown task is a usage error"
+expect_in "$ERR" "nosuchtask" "eval of an unknown task names it"
+cua eval relu "$KERNEL" --bogus
+expect_rc 2 "eval with an unknown option is a usage error"
+expect_in "$ERR" "usage: cuarena eval" "eval misuse prints its usage"
+cua eval relu
+expect_rc 2 "eval without a file is a usage error"
+cua eval relu "$KERNEL" extra
+expect_rc 2 "eval with an extra argument is a usage error"
+for v in 0 -1 abc 601; do
+	cua eval relu "$KERNEL" --max-time-s "$v"
+	expect_rc 2 "eval --max-time-s $v is a usage error"
+done
+cua eval relu "$KERNEL" --timeout-s 0
+expect_rc 2 "eval --timeout-s 0 is a usage error"
+cua baselines
+expect_rc 2 "baselines without a task is a usage error"
+cua baselines relu --bogus
+expect_rc 2 "baselines with an unknown option is a usage error"
+
+# ---- doctor ------------------------------------------------------------------
+NVCC_RELEASE=""
+for n in "${CUARENA_NVCC:-}" "${CUDA_HOME:-/usr/local/cuda}/bin/nvcc" /usr/local/cuda/bin/nvcc; do
+	if [ -n "$n" ] && [ -x "$n" ]; then
+		NVCC_RELEASE=$("$n" --version | grep -o 'release [0-9.]*' | head -1)
+		break
+	fi
+done
+
+cua doctor
+if [ "$HAVE_GPU" -eq 0 ]; then
+	expect_rc 3 "doctor without a GPU is an environment error"
+	expect_in "$OUT" "no NVIDIA GPU" "doctor names the problem"
+else
+	skip "doctor's exit status without a GPU (this machine has /dev/nvidia*)"
+fi
+if [ -n "$NVCC_RELEASE" ]; then
+	expect_in "$OUT" "$NVCC_RELEASE" "doctor prints the nvcc version ($NVCC_RELEASE)"
+else
+	skip "doctor prints the nvcc version (no nvcc here)"
+fi
+expect_in "$OUT" "$ROOT" "doctor prints the root"
+
+cua doctor --json
+expect_json "doctor --json prints valid JSON"
+json_check "j['root'] == '$ROOT' and 'libraries' in j" "doctor --json has root and libraries"
+if [ -n "$NVCC_RELEASE" ]; then
+	json_check "'$NVCC_RELEASE' in j['nvcc_version']" "doctor --json has the nvcc version"
+fi
+if [ "$HAVE_GPU" -eq 0 ]; then
+	expect_rc 3 "doctor --json without a GPU is an environment error"
+	json_check "'GPU' in j['problem'] and 'device' not in j" "doctor --json reports the missing GPU"
+fi
+
+cua doctor --bogus
+expect_rc 2 "doctor with an unknown option is a usage error"
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

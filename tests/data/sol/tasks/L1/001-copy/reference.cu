@@ -1,0 +1,2 @@
+/* 001-copy reference — fixture for tests/test-sol.c: never built, only task.json is read. */
+#include "cuarena.h"

@@ -1,0 +1,2 @@
+/* 002-gemm reference — fixture for tests/test-sol.c: never built, only task.json is read. */
+#include "cuarena.h"

@@ -1,0 +1,327 @@
+/* test-compile.c — nvcc → .so with a time limit and a cache (harness/compile.c).
+ * Runs the real nvcc (skipped when there is none); builds take ~1 s each, so
+ * each test builds at most twice. No GPU is needed: nothing is executed. */
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "compile.h"
+#include "symcheck.h"
+
+/* A tiny valid candidate: a kernel and cua_solve. */
+static const char valid_src[] =
+	"/* test-compile fixture: y = 2x */\n"
+	"#include \"cuarena.h\"\n"
+	"__global__ void twice_kernel(const float *x, float *y, int64_t n)\n"
+	"{\n"
+	"\tint64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;\n"
+	"\tif (i < n)\n"
+	"\t\ty[i] = 2.0f * x[i];\n"
+	"}\n"
+	"extern \"C\" int cua_solve(const struct cua_tensor *in, int n_in,\n"
+	"                           struct cua_tensor *out, int n_out, cudaStream_t s)\n"
+	"{\n"
+	"\tint64_t n = cua_numel(&in[0]);\n"
+	"\ttwice_kernel<<<(unsigned)((n + 255) / 256), 256, 0, s>>>(\n"
+	"\t\t(const float *)in[0].data, (float *)out[0].data, n);\n"
+	"\treturn (int)cudaGetLastError();\n"
+	"}\n";
+
+static char tmp[4096];      /* private directory of this test */
+static char cache[4200];    /* tmp/cache: not created until a build needs it */
+static struct cua_build_opts opts;
+static struct cua_build build;
+static char err[CUA_ERR_LEN];
+
+static void setup(void)
+{
+	const char *root = getenv("CUARENA_ROOT");
+	cr_assert_not_null(root, "CUARENA_ROOT must name the repository root");
+	snprintf(tmp, sizeof(tmp), "/tmp/cuarena-test-compile-XXXXXX");
+	cr_assert_not_null(mkdtemp(tmp));
+	snprintf(cache, sizeof(cache), "%s/cache", tmp);
+	cua_build_opts_init(&opts, root, cache);
+	memset(&build, 0, sizeof(build));
+	err[0] = '\0';
+}
+
+static void teardown(void)
+{
+	cua_build_free(&build);
+	if (tmp[0])
+		cua_rmtree(tmp);
+}
+
+TestSuite(compile, .init = setup, .fini = teardown, .timeout = 60);
+
+static void need_nvcc(void)
+{
+	if (!cua_find_nvcc())
+		cr_skip_test("no nvcc: set CUDA_HOME or CUARENA_NVCC to run the compile tests");
+	cr_assert_not_null(opts.nvcc);
+}
+
+/* Writes text to tmp/name; returns the absolute path (static buffer per slot). */
+static const char *write_src(const char *name, const char *text, size_t len)
+{
+	static char paths[4][4200];
+	static int slot;
+	char *p = paths[slot++ % 4];
+	snprintf(p, 4200, "%s/%s", tmp, name);
+	cr_assert_eq(cua_write_file(p, text, len, err, sizeof(err)), CUA_OK, "%s", err);
+	return p;
+}
+
+static bool is_file(const char *p)
+{
+	struct stat st;
+	return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* Number of entries in dir (-1 if it does not exist). */
+static int entries(const char *dir)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return -1;
+	int n = 0;
+	for (struct dirent *e; (e = readdir(d));)
+		n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+	closedir(d);
+	return n;
+}
+
+static bool is_hex64(const char *s)
+{
+	return strlen(s) == 64 && strspn(s, "0123456789abcdef") == 64;
+}
+
+static void build_ok(const char *src, struct cua_build *b)
+{
+	cr_assert_eq(cua_build_so(src, &opts, b, err, sizeof(err)), CUA_OK, "%s", err);
+	cr_assert(b->ok, "a valid source did not build:\n%s", b->log ? b->log : "(no log)");
+}
+
+Test(compile, a_valid_source_builds_a_shared_object_named_by_its_key)
+{
+	need_nvcc();
+	const char *src = write_src("k.cu", valid_src, strlen(valid_src));
+	build_ok(src, &build);
+	cr_expect(!build.cached);
+	cr_expect(!build.timed_out);
+	cr_expect(!build.too_large);
+	cr_expect_gt(build.seconds, 0);
+	cr_expect(is_hex64(build.key), "key '%s'", build.key);
+	char want[4400];
+	snprintf(want, sizeof(want), "%s/%s.so", cache, build.key);
+	cr_expect_str_eq(build.so_path, want);
+	cr_assert(is_file(build.so_path), "%s is missing", build.so_path);
+
+	/* It is a real candidate object: it defines cua_solve. */
+	struct cua_symcheck_policy pol = {0};
+	struct cua_symcheck_result res;
+	cr_assert_eq(cua_symcheck_file(build.so_path, &pol, &res, err, sizeof(err)), CUA_OK,
+	             "%s", err);
+	cr_expect(res.has_entry, "the built object does not define cua_solve");
+	cr_expect_eq(res.n, 0, "violations in a clean kernel, first: %s (%s)",
+	             res.n ? res.v[0].symbol : "", res.n ? res.v[0].reason : "");
+}
+
+Test(compile, building_again_is_a_cache_hit_with_the_same_key_and_path)
+{
+	need_nvcc();
+	const char *src = write_src("k.cu", valid_src, strlen(valid_src));
+	build_ok(src, &build);
+	struct cua_build again;
+	build_ok(src, &again);
+	cr_expect(again.cached);
+	cr_expect_eq(again.seconds, 0, "a cache hit runs no nvcc");
+	cr_expect_str_eq(again.key, build.key);
+	cr_expect_str_eq(again.so_path, build.so_path);
+	cr_expect_eq(entries(cache), 1 + (build.log != NULL), "the cache holds the .so (and its log)");
+	cua_build_free(&again);
+
+	/* The same bytes under another name hit the same entry. */
+	const char *copy = write_src("other-name.cu", valid_src, strlen(valid_src));
+	build_ok(copy, &again);
+	cr_expect(again.cached);
+	cr_expect_str_eq(again.key, build.key);
+	cua_build_free(&again);
+}
+
+Test(compile, changing_one_byte_of_the_source_changes_the_key)
+{
+	need_nvcc();
+	char changed[sizeof(valid_src)];
+	memcpy(changed, valid_src, sizeof(valid_src));
+	char *y = strstr(changed, "y = 2x");
+	cr_assert_not_null(y);
+	y[4] = '3';                                 /* in a comment: same code, new key */
+	const char *a = write_src("a.cu", valid_src, strlen(valid_src));
+	const char *b = write_src("b.cu", changed, strlen(changed));
+	struct cua_build other;
+	build_ok(a, &build);
+	build_ok(b, &other);
+	cr_expect(!other.cached, "a changed source must not hit the cache");
+	cr_expect(is_hex64(other.key));
+	cr_expect_str_neq(other.key, build.key);
+	cr_expect_str_neq(other.so_path, build.so_path);
+	cr_expect(is_file(other.so_path));
+	cua_build_free(&other);
+}
+
+Test(compile, build_options_are_part_of_the_key)
+{
+	need_nvcc();
+	/* Only keys are compared: a 1 ms limit stops nvcc right away. */
+	const char *src = write_src("k.cu", valid_src, strlen(valid_src));
+	struct cua_build a, b, c;
+	opts.timeout_s = 0.001;
+	cr_assert_eq(cua_build_so(src, &opts, &a, err, sizeof(err)), CUA_OK, "%s", err);
+	opts.libs[opts.n_libs++] = "cublas";
+	cr_assert_eq(cua_build_so(src, &opts, &b, err, sizeof(err)), CUA_OK, "%s", err);
+	opts.n_libs = 0;
+	opts.gencode = "-gencode=arch=compute_80,code=sm_80";
+	cr_assert_eq(cua_build_so(src, &opts, &c, err, sizeof(err)), CUA_OK, "%s", err);
+	cr_expect(is_hex64(a.key) && is_hex64(b.key) && is_hex64(c.key));
+	cr_expect_str_neq(a.key, b.key, "linking cuBLAS must change the key");
+	cr_expect_str_neq(a.key, c.key, "another architecture must change the key");
+	cr_expect_str_neq(b.key, c.key);
+	cua_build_free(&a);
+	cua_build_free(&b);
+	cua_build_free(&c);
+}
+
+Test(compile, a_syntax_error_is_a_failed_build_with_nvccs_log)
+{
+	need_nvcc();
+	static const char bad[] = "#include \"cuarena.h\"\n"
+	                          "extern \"C\" int cua_solve(const struct cua_tensor *in, int n_in,\n"
+	                          "    struct cua_tensor *out, int n_out, cudaStream_t s)\n"
+	                          "{\n\treturn 0 +;\n}\n";
+	const char *src = write_src("bad.cu", bad, strlen(bad));
+	cr_assert_eq(cua_build_so(src, &opts, &build, err, sizeof(err)), CUA_OK,
+	             "a candidate that does not compile is a result, not an error: %s", err);
+	cr_expect(!build.ok);
+	cr_expect(!build.cached);
+	cr_expect(!build.timed_out);
+	cr_expect(!build.too_large);
+	cr_assert_not_null(build.log);
+	cr_expect_not_null(strstr(build.log, "error"), "log:\n%s", build.log);
+	cr_expect_not_null(strstr(build.log, "bad.cu"), "the log names the file:\n%s", build.log);
+	cr_expect(!is_file(build.so_path), "%s exists", build.so_path);
+	cr_expect_eq(entries(cache), 0, "a failed build leaves nothing in the cache");
+}
+
+Test(compile, a_source_over_the_limit_is_refused_without_building)
+{
+	need_nvcc();
+	size_t len = CUA_MAX_SOURCE + 1;
+	char *big = malloc(len);
+	cr_assert_not_null(big);
+	memset(big, ' ', len);
+	memcpy(big, "//", 2);                       /* one long comment line */
+	const char *src = write_src("big.cu", big, len);
+	free(big);
+	cr_assert_eq(cua_build_so(src, &opts, &build, err, sizeof(err)), CUA_OK, "%s", err);
+	cr_expect(build.too_large);
+	cr_expect(!build.ok);
+	cr_expect(!build.timed_out);
+	cr_expect_eq(build.seconds, 0);
+	cr_expect_str_empty(build.so_path);
+	cr_assert_not_null(build.log);
+	cr_expect_not_null(strstr(build.log, "too large"), "log: %s", build.log);
+	cr_expect_eq(entries(cache), -1, "nothing was built: not even the cache dir exists");
+}
+
+Test(compile, a_source_exactly_at_the_limit_is_not_too_large)
+{
+	need_nvcc();
+	/* Not built to the end: the 1 ms limit stops nvcc, which shows it started. */
+	size_t len = CUA_MAX_SOURCE;
+	char *big = malloc(len);
+	cr_assert_not_null(big);
+	memset(big, ' ', len);
+	memcpy(big, "//", 2);
+	big[len - 1] = '\n';
+	const char *src = write_src("edge.cu", big, len);
+	free(big);
+	opts.timeout_s = 0.001;
+	cr_assert_eq(cua_build_so(src, &opts, &build, err, sizeof(err)), CUA_OK, "%s", err);
+	cr_expect(!build.too_large);
+	cr_expect(build.timed_out);
+	cr_expect(is_hex64(build.key));
+}
+
+Test(compile, nvcc_past_its_time_limit_is_timed_out_and_not_cached)
+{
+	need_nvcc();
+	const char *src = write_src("k.cu", valid_src, strlen(valid_src));
+	opts.timeout_s = 0.01;
+	cr_assert_not_null(cua_nvcc_version(opts.nvcc));   /* not part of the timing */
+	double t0 = cua_now();
+	cr_assert_eq(cua_build_so(src, &opts, &build, err, sizeof(err)), CUA_OK, "%s", err);
+	double took = cua_now() - t0;
+	cr_expect(build.timed_out);
+	cr_expect(!build.ok);
+	cr_expect(!build.cached);
+	cr_expect_lt(took, 1.0, "the limit is enforced promptly (took %.2f s)", took);
+	cr_expect(!is_file(build.so_path));
+	cr_expect_leq(entries(cache), 0, "no partial .so or temp file is left in the cache");
+
+	/* A later build with time to finish is not fooled by the aborted one. */
+	struct cua_build again;
+	opts.timeout_s = 60;
+	build_ok(src, &again);
+	cr_expect(!again.cached);
+	cr_expect(!again.timed_out);
+	cr_expect_str_eq(again.key, build.key, "the time limit is not part of the key");
+	cua_build_free(&again);
+}
+
+Test(compile, harness_failures_are_errors_not_results)
+{
+	need_nvcc();
+	const char *src = write_src("k.cu", valid_src, strlen(valid_src));
+	char missing[4400];
+	snprintf(missing, sizeof(missing), "%s/no-such.cu", tmp);
+	cr_expect_eq(cua_build_so(missing, &opts, &build, err, sizeof(err)), CUA_E_IO);
+	cr_expect_not_null(strstr(err, "no-such.cu"), "%s", err);
+	cr_expect(!build.ok);
+
+	struct cua_build_opts o = opts;
+	o.nvcc = NULL;
+	cr_expect_eq(cua_build_so(src, &o, &build, err, sizeof(err)), CUA_E_NOT_FOUND);
+	cr_expect_not_null(strstr(err, "nvcc not found"), "%s", err);
+	o.nvcc = "/nonexistent/bin/nvcc";
+	cr_expect_eq(cua_build_so(src, &o, &build, err, sizeof(err)), CUA_E_NOT_FOUND);
+	cr_expect_not_null(strstr(err, "/nonexistent/bin/nvcc"), "%s", err);
+	cr_expect_eq(entries(cache), -1);
+}
+
+Test(compile, nvcc_version_names_the_release)
+{
+	need_nvcc();
+	const char *v = cua_nvcc_version(opts.nvcc);
+	cr_assert_not_null(v, "%s --version does not run", opts.nvcc);
+	cr_expect_not_null(strstr(v, "release"), "'%s'", v);
+	cr_expect_null(strchr(v, '\n'), "one line: '%s'", v);
+	cr_expect_eq(cua_nvcc_version(opts.nvcc), v, "the answer is cached");
+	cr_expect_null(cua_nvcc_version(NULL));
+	cr_expect_null(cua_nvcc_version("/nonexistent/bin/nvcc"));
+}
+
+Test(compile, find_nvcc_prefers_cuarena_nvcc)
+{
+	need_nvcc();
+	char real[4096];
+	snprintf(real, sizeof(real), "%s", cua_find_nvcc());
+	cr_assert_eq(setenv("CUARENA_NVCC", real, 1), 0);
+	cr_expect_str_eq(cua_find_nvcc(), real);
+	/* a non-executable override is ignored, not trusted */
+	cr_assert_eq(setenv("CUARENA_NVCC", "/nonexistent/nvcc", 1), 0);
+	cr_expect_str_neq(cua_find_nvcc(), "/nonexistent/nvcc");
+	unsetenv("CUARENA_NVCC");
+}
