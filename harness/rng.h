@@ -25,12 +25,18 @@ CUA_HD uint64_t cua_mix64(uint64_t z)
 }
 
 /* 64 random bits for (seed, tensor, index, lane); lane separates the two draws
- * Box–Muller needs. */
+ * Box–Muller needs. The seed and the (tensor, lane) pair are mixed into a key on
+ * a path of their own, then the index walks a splitmix64 sequence from that key:
+ * no two of seed, tensor, lane and index can trade places (an earlier version
+ * mixed seed and index symmetrically, so element s of seed i equalled element i
+ * of seed s). */
 CUA_HD uint64_t cua_rng_bits(uint64_t seed, uint32_t tensor, uint64_t index,
                              uint32_t lane)
 {
-	uint64_t key = cua_mix64(seed ^ ((uint64_t)tensor << 32) ^ lane);
-	return cua_mix64(key ^ cua_mix64(index));
+	uint64_t stream = ((uint64_t)tensor << 1 | (lane & 1u)) * 0xd1342543de82ef95ULL +
+	                  0x2545f4914f6cdd1dULL;
+	uint64_t key = cua_mix64(cua_mix64(seed) ^ stream);
+	return cua_mix64(key + index * 0x9e3779b97f4a7c15ULL);
 }
 
 /* Uniform in [0, 1) with 53 random bits. */
