@@ -4,6 +4,7 @@
 #include "verdict.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <string.h>
@@ -148,6 +149,17 @@ enum cua_status cua_build_so(const char *src_path, const struct cua_build_opts *
 		cua_errf(err, errlen, "%s --version does not run", o->nvcc);
 		return CUA_E_NOT_FOUND;
 	}
+	/* nvcc runs in a private temp dir: every path it sees must be absolute. */
+	char abs_src[4096], abs_root[4096], abs_cache[3900];
+	if (!realpath(src_path, abs_src)) {
+		cua_errf(err, errlen, "%s: cannot open: %s", src_path, strerror(errno));
+		return CUA_E_IO;
+	}
+	if (!realpath(o->root, abs_root)) {
+		cua_errf(err, errlen, "%s: %s", o->root, strerror(errno));
+		return CUA_E_NOT_FOUND;
+	}
+	src_path = abs_src;
 	result = cua_read_file(src_path, CUA_MAX_SOURCE, &src, &src_len, err, errlen);
 	if (result == CUA_E_INVALID) {
 		/* An oversized source is the candidate's failure, not ours. */
@@ -157,9 +169,19 @@ enum cua_status cua_build_so(const char *src_path, const struct cua_build_opts *
 	}
 	if (result != CUA_OK)
 		return result;
+	result = cua_mkdirs(o->cache_dir, err, errlen);
+	if (result != CUA_OK)
+		goto out;
+	char cache_real[PATH_MAX];
+	if (!realpath(o->cache_dir, cache_real) || strlen(cache_real) >= sizeof(abs_cache)) {
+		cua_errf(err, errlen, "%s: %s", o->cache_dir, strerror(errno));
+		result = CUA_E_IO;
+		goto out;
+	}
+	memcpy(abs_cache, cache_real, strlen(cache_real) + 1);
 
-	snprintf(inc1, sizeof(inc1), "-I%s/include", o->root);
-	snprintf(inc2, sizeof(inc2), "-I%s/tasks/common", o->root);
+	snprintf(inc1, sizeof(inc1), "-I%s/include", abs_root);
+	snprintf(inc2, sizeof(inc2), "-I%s/tasks/common", abs_root);
 	{
 		/* Libraries resolve from the toolkit that built the object. */
 		char home[4096];
@@ -201,14 +223,14 @@ enum cua_status cua_build_so(const char *src_path, const struct cua_build_opts *
 		/* The ABI header is part of every build. */
 		char hdr[4200], *hbuf = NULL;
 		size_t hlen = 0;
-		snprintf(hdr, sizeof(hdr), "%s/include/cuarena.h", o->root);
+		snprintf(hdr, sizeof(hdr), "%s/include/cuarena.h", abs_root);
 		if (cua_read_file(hdr, 1 << 20, &hbuf, &hlen, NULL, 0) == CUA_OK)
 			cua_sha256_update(h, hbuf, hlen);
 		free(hbuf);
 		cua_sha256_final(h, b->key);
 	}
-	snprintf(b->so_path, sizeof(b->so_path), "%s/%s.so", o->cache_dir, b->key);
-	snprintf(log_path, sizeof(log_path), "%s/%s.log", o->cache_dir, b->key);
+	snprintf(b->so_path, sizeof(b->so_path), "%s/%s.so", abs_cache, b->key);
+	snprintf(log_path, sizeof(log_path), "%s/%s.log", abs_cache, b->key);
 	if (file_exists(b->so_path)) {
 		b->ok = true;
 		b->cached = true;
@@ -221,14 +243,11 @@ enum cua_status cua_build_so(const char *src_path, const struct cua_build_opts *
 		result = CUA_OK;
 		goto out;
 	}
-	result = cua_mkdirs(o->cache_dir, err, errlen);
-	if (result != CUA_OK)
-		goto out;
 	/* Unique per build: two threads may build the same key at once (a task's
 	 * reference submitted as a candidate), and the first rename must not steal
 	 * the second's file. */
 	static atomic_uint serial;
-	snprintf(tmp_so, sizeof(tmp_so), "%s/%s.so.tmp.%ld.%u", o->cache_dir, b->key,
+	snprintf(tmp_so, sizeof(tmp_so), "%s/%s.so.tmp.%ld.%u", abs_cache, b->key,
 	         (long)getpid(), atomic_fetch_add(&serial, 1));
 	argv[argc++] = "-o";
 	argv[argc++] = tmp_so;

@@ -37,6 +37,7 @@ typedef int (*solve_fn)(const struct cua_tensor *, int, struct cua_tensor *, int
                         cudaStream_t);
 
 static const size_t GUARD_BYTES = 64 * 1024;
+#define MAX_SETS 6   /* input sets rotated while timing */
 
 /* ---- report channel ------------------------------------------------------- */
 
@@ -665,36 +666,37 @@ static void run_timing(const struct job *job, cudaStream_t s, size_t l2_bytes)
 {
 	const struct cua_task *t = g_task;
 	int timed = cua_task_timed_shape(t);
-	struct shape_bufs sets[3];
+	struct shape_bufs sets[MAX_SETS];
 	int n_sets = 0;
 	size_t per_set = 0;
 
 	emit_phase("timing");
-	/* How many input sets fit comfortably: rotating defeats caching by pointer
-	 * and by content. */
+	/* Several input sets, each with its own output: rotating them defeats caching
+	 * by pointer and by content, and the median then spans several physical
+	 * placements of the buffers (on the H200 one placement of ReLU's buffers ran
+	 * 5 % slower than another, run to run). As many as fit in half the free memory. */
 	{
 		struct shape_bufs probe;
 		shape_alloc(&probe, timed);
 		for (int i = 0; i < t->n_inputs; i++)
 			per_set += probe.in[i].bytes;
+		for (int i = 0; i < t->n_outputs; i++)
+			per_set += probe.out[i].bytes;
 		shape_free(&probe);
 	}
 	size_t free_b = 0, total_b = 0;
 	HARNESS_TRY(cudaMemGetInfo(&free_b, &total_b));
-	for (n_sets = 3; n_sets > 1; n_sets--)
+	for (n_sets = MAX_SETS; n_sets > 1; n_sets--)
 		if ((double)per_set * n_sets < 0.5 * (double)free_b)
 			break;
 	for (int k = 0; k < n_sets; k++) {
 		shape_alloc(&sets[k], timed);
 		for (int i = 0; i < t->n_outputs; i++)
 			tensor_free(&sets[k].ref[i]);  /* no oracle while timing */
-		if (k > 0)                          /* one output buffer is enough */
-			for (int i = 0; i < t->n_outputs; i++) {
-				tensor_free(&sets[k].out[i]);
-				sets[k].out[i] = sets[0].out[i];
-			}
 		for (int i = 0; i < t->n_inputs; i++)
-			generate(&sets[k].in[i], job->seeds[k % job->n_seeds], s);
+			generate(&sets[k].in[i],
+			         job->seeds[k % job->n_seeds] + (uint64_t)(k / job->n_seeds) * 1000,
+			         s);
 	}
 	size_t flush_bytes = 2 * l2_bytes;
 	if (flush_bytes < (size_t)256 << 20)
@@ -728,6 +730,8 @@ static void run_timing(const struct job *job, cudaStream_t s, size_t l2_bytes)
 	rule.max_time_s = job->max_time_s;
 	if (job->min_samples > 0)
 		rule.min_samples = job->min_samples;
+	if (rule.min_samples < 3 * n_sets)
+		rule.min_samples = 3 * n_sets;   /* every set timed several times */
 	double *ev = (double *)calloc((size_t)rule.max_samples, sizeof(double));
 	double *host = (double *)calloc((size_t)rule.max_samples, sizeof(double));
 	CUA_ASSERT(ev && host);
@@ -794,12 +798,8 @@ static void run_timing(const struct job *job, cudaStream_t s, size_t l2_bytes)
 	cudaEventDestroy(e0);
 	cudaEventDestroy(e1);
 	cudaFree(flush);
-	for (int k = n_sets - 1; k >= 0; k--) {
-		if (k > 0)
-			for (int i = 0; i < t->n_outputs; i++)
-				sets[k].out[i].base = NULL;
+	for (int k = 0; k < n_sets; k++)
 		shape_free(&sets[k]);
-	}
 }
 
 static bool parse_u64(const char *s, uint64_t *out)

@@ -3,6 +3,7 @@
  * each test builds at most twice. No GPU is needed: nothing is executed. */
 #include <criterion/criterion.h>
 #include <dirent.h>
+#include <pthread.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -324,4 +325,62 @@ Test(compile, find_nvcc_prefers_cuarena_nvcc)
 	cr_assert_eq(setenv("CUARENA_NVCC", "/nonexistent/nvcc", 1), 0);
 	cr_expect_str_neq(cua_find_nvcc(), "/nonexistent/nvcc");
 	unsetenv("CUARENA_NVCC");
+}
+
+/* Regression: nvcc runs in a private temp dir, so relative paths (a source in the
+ * current directory, a relative cache) used to fail with "No such file". */
+Test(compile, relative_source_and_cache_paths_build)
+{
+	need_nvcc();
+	char cwd[4096];
+	cr_assert_not_null(getcwd(cwd, sizeof(cwd)));
+	write_src("rel.cu", valid_src, sizeof(valid_src) - 1);
+	cr_assert_eq(chdir(tmp), 0);
+	struct cua_build_opts o = opts;
+	o.cache_dir = "relcache";
+	enum cua_status st = cua_build_so("rel.cu", &o, &build, err, sizeof(err));
+	cr_assert_eq(chdir(cwd), 0);
+	cr_assert_eq(st, CUA_OK, "%s", err);
+	cr_assert(build.ok, "log: %s", build.log ? build.log : "");
+	cr_expect_eq(build.so_path[0], '/', "so_path %s is not absolute", build.so_path);
+	cr_expect(is_file(build.so_path));
+}
+
+struct racer {
+	const char *src;
+	struct cua_build_opts o;
+	struct cua_build b;
+	enum cua_status st;
+	char err[CUA_ERR_LEN];
+};
+
+static void *race_build(void *arg)
+{
+	struct racer *r = arg;
+	r->st = cua_build_so(r->src, &r->o, &r->b, r->err, sizeof(r->err));
+	return NULL;
+}
+
+/* Regression (found on the H200): two threads building the same source shared a
+ * temp file, and the loser read as a compile error. */
+Test(compile, two_threads_building_the_same_source_both_succeed)
+{
+	need_nvcc();
+	const char *src = write_src("race.cu", valid_src, sizeof(valid_src) - 1);
+	struct racer r[2];
+	pthread_t th[2];
+	for (int i = 0; i < 2; i++) {
+		memset(&r[i], 0, sizeof(r[i]));
+		r[i].src = src;
+		r[i].o = opts;
+		cr_assert_eq(pthread_create(&th[i], NULL, race_build, &r[i]), 0);
+	}
+	for (int i = 0; i < 2; i++)
+		pthread_join(th[i], NULL);
+	for (int i = 0; i < 2; i++) {
+		cr_expect_eq(r[i].st, CUA_OK, "%s", r[i].err);
+		cr_expect(r[i].b.ok, "thread %d: %s", i, r[i].b.log ? r[i].b.log : "");
+		cr_expect(is_file(r[i].b.so_path));
+		cua_build_free(&r[i].b);
+	}
 }

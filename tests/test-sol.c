@@ -125,6 +125,46 @@ Test(sol, unknown_ceilings_give_zero)
 	cua_task_free(t);
 }
 
+/* Regression: with the policy's rate unmeasured the memory time alone came
+ * back, understating %SOL instead of saying "unknown". */
+Test(sol, an_unmeasured_rate_for_the_policy_gives_zero)
+{
+	struct cua_task *t = load("002-gemm");
+	struct cua_ceilings c = ceilings();
+	c.gemm_bf16_tflops = 0;
+	t->precision = CUA_PREC_HALF_ALLOWED;
+	cr_expect_eq(cua_sol_ms(t, &c), 0);
+	c = ceilings();
+	c.copy_gbs = 0;
+	t->precision = CUA_PREC_FP32_STRICT;
+	cr_expect_eq(cua_sol_ms(t, &c), 0);
+	cua_task_free(t);
+}
+
+Test(sol, a_bytes_only_task_ignores_the_flops)
+{
+	/* The gemm at 4000 GB/s: 805306368 B -> 0.201326592 ms, whatever the flops. */
+	struct cua_task *t = load("002-gemm");
+	struct cua_ceilings c = ceilings();
+	t->sol_bytes_only = true;
+	expect_ms(cua_sol_ms(t, &c), 0.201326592);
+	cua_task_free(t);
+}
+
+/* Regression: secret and re-check seeds were 63-bit and lost their low bits in
+ * JSON (doubles), so a failing re-check could not be reproduced. */
+Test(sol, drawn_seeds_survive_a_trip_through_a_double)
+{
+	for (int i = 0; i < 200; i++) {
+		struct cua_eval_opts o;
+		cua_eval_opts_init(&o, "/nonexistent", "/nonexistent", "/tmp");
+		cr_assert_eq((uint64_t)(double)o.secret, o.secret, "%llu",
+		             (unsigned long long)o.secret);
+		cr_assert_eq((uint64_t)(double)o.recheck, o.recheck, "%llu",
+		             (unsigned long long)o.recheck);
+	}
+}
+
 /* ---- ceilings files ---------------------------------------------------------- */
 
 Test(sol, ceilings_path_sanitises_the_gpu_name)
