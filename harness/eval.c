@@ -158,6 +158,11 @@ static void take_event(const cJSON *ev, struct cua_eval *e, struct cua_device *d
 		t->sm_mhz_before = num(ev, "sm_mhz_before");
 		t->sm_mhz_after = num(ev, "sm_mhz_after");
 		t->input_sets = (int)num(ev, "input_sets");
+		int k = 0;
+		const cJSON *x;
+		cJSON_ArrayForEach(x, cJSON_GetObjectItem(ev, "set_median_ms"))
+			if (k < 8 && cJSON_IsNumber(x))
+				t->set_median_ms[k++] = x->valuedouble;
 		t->flush_bytes = num(ev, "flush_bytes");
 	} else if (!strcmp(kind, "checked")) {
 		e->check_s = num(ev, "seconds");

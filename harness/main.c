@@ -46,7 +46,7 @@ static bool has_tasks(const char *dir)
 }
 
 /* --root, then $CUARENA_ROOT, then the folder above this binary (build/..),
- * then the current directory. */
+ * then PREFIX/share/cuarena for an installed binary, then the current directory. */
 static bool find_root(struct cua_cli *cli, const char *opt)
 {
 	const char *env = getenv("CUARENA_ROOT");
@@ -64,6 +64,13 @@ static bool find_root(struct cua_cli *cli, const char *opt)
 	}
 	if (up[0] && has_tasks(up)) {
 		snprintf(cli->root, sizeof(cli->root), "%s", up);
+		return true;
+	}
+	/* make install: PREFIX/bin/cuarena with the catalogue in PREFIX/share/cuarena. */
+	char shared[4096];
+	snprintf(shared, sizeof(shared), "%.4000s/share/cuarena", up);
+	if (up[0] && has_tasks(shared)) {
+		snprintf(cli->root, sizeof(cli->root), "%s", shared);
 		return true;
 	}
 	if (getcwd(cli->root, sizeof(cli->root)) && has_tasks(cli->root))

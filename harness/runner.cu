@@ -782,6 +782,15 @@ static void run_timing(const struct job *job, cudaStream_t s, size_t l2_bytes)
 	cJSON_AddNumberToObject(o, "sm_mhz_before", mhz0);
 	cJSON_AddNumberToObject(o, "sm_mhz_after", mhz1);
 	cJSON_AddNumberToObject(o, "input_sets", n_sets);
+	/* Per-set medians: sample k used set k % n_sets. */
+	cJSON *sm = cJSON_AddArrayToObject(o, "set_median_ms");
+	for (int k = 0; k < n_sets; k++) {
+		double v[1000];
+		int m = 0;
+		for (int i = k; i < n; i += n_sets)
+			v[m++] = ev[i];
+		cJSON_AddItemToArray(sm, cJSON_CreateNumber(m ? median_of(v, m) : 0));
+	}
 	cJSON_AddNumberToObject(o, "flush_bytes", (double)flush_bytes);
 	emit(o);
 

@@ -169,6 +169,9 @@ cJSON *cua_eval_to_json(const struct cua_eval *e)
 		add_num(j, "sm_mhz_before", t->sm_mhz_before);
 		add_num(j, "sm_mhz_after", t->sm_mhz_after);
 		cJSON_AddNumberToObject(j, "input_sets", t->input_sets);
+		cJSON *sm = cJSON_AddArrayToObject(j, "set_median_ms");
+		for (int i = 0; i < t->input_sets && i < 8; i++)
+			cJSON_AddItemToArray(sm, cJSON_CreateNumber(t->set_median_ms[i]));
 		cJSON_AddNumberToObject(j, "flush_bytes", t->flush_bytes);
 	}
 	add_num(o, "sol_ms", e->sol_ms);
@@ -313,6 +316,11 @@ enum cua_status cua_eval_from_json(const cJSON *j, struct cua_eval *e, char *err
 		e->timing.sm_mhz_before = get_num(&r, t, "sm_mhz_before", false);
 		e->timing.sm_mhz_after = get_num(&r, t, "sm_mhz_after", false);
 		e->timing.input_sets = (int)get_num(&r, t, "input_sets", false);
+		int k = 0;
+		const cJSON *x;
+		cJSON_ArrayForEach(x, cJSON_GetObjectItemCaseSensitive(t, "set_median_ms"))
+			if (k < 8 && cJSON_IsNumber(x))
+				e->timing.set_median_ms[k++] = x->valuedouble;
 		e->timing.flush_bytes = get_num(&r, t, "flush_bytes", false);
 	}
 	e->sol_ms = get_num(&r, j, "sol_ms", false);

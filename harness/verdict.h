@@ -58,6 +58,7 @@ struct cua_timing {
 	double overhead_ms;           /* host clock of an empty call, median */
 	double sm_mhz_before, sm_mhz_after;
 	int input_sets;               /* distinct input sets rotated through */
+	double set_median_ms[8];      /* event median of each set (placement effects) */
 	double flush_bytes;           /* bytes written to flush L2 before each sample */
 };
 
