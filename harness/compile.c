@@ -3,6 +3,7 @@
 #include "sandbox.h"
 #include "verdict.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
@@ -98,6 +99,38 @@ const char *cua_nvcc_version(const char *nvcc)
 	}
 	pthread_mutex_unlock(&lock);
 	return version[0] ? version : NULL;
+}
+
+static int by_name(const struct dirent **a, const struct dirent **b)
+{
+	return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+/* Feeds every header (*.h, *.cuh) of dir into h, in name order: a build depends
+ * on what it includes from tasks/common and from its own folder. */
+static void hash_headers(struct cua_sha256 *h, const char *dir)
+{
+	struct dirent **names;
+	int n = scandir(dir, &names, NULL, by_name);
+	for (int i = 0; i < n; i++) {
+		const char *fn = names[i]->d_name;
+		size_t len = strlen(fn);
+		bool hdr = (len > 2 && !strcmp(fn + len - 2, ".h")) ||
+		           (len > 4 && !strcmp(fn + len - 4, ".cuh"));
+		if (hdr) {
+			char path[4400], *buf = NULL;
+			size_t blen = 0;
+			snprintf(path, sizeof(path), "%s/%s", dir, fn);
+			if (cua_read_file(path, 4 << 20, &buf, &blen, NULL, 0) == CUA_OK) {
+				cua_sha256_update(h, fn, len + 1);
+				cua_sha256_update(h, buf, blen);
+			}
+			free(buf);
+		}
+		free(names[i]);
+	}
+	if (n > 0)
+		free(names);
 }
 
 void cua_build_opts_init(struct cua_build_opts *o, const char *root,
@@ -220,13 +253,18 @@ enum cua_status cua_build_so(const char *src_path, const struct cua_build_opts *
 		}
 		cua_sha256_update(h, "\0", 1);
 		cua_sha256_update(h, version, strlen(version));
-		/* The ABI header is part of every build. */
-		char hdr[4200], *hbuf = NULL;
-		size_t hlen = 0;
-		snprintf(hdr, sizeof(hdr), "%s/include/cuarena.h", abs_root);
-		if (cua_read_file(hdr, 1 << 20, &hbuf, &hlen, NULL, 0) == CUA_OK)
-			cua_sha256_update(h, hbuf, hlen);
-		free(hbuf);
+		/* Headers a build can include: the ABI, tasks/common, its own folder. */
+		char dir[4200];
+		snprintf(dir, sizeof(dir), "%s/include", abs_root);
+		hash_headers(h, dir);
+		snprintf(dir, sizeof(dir), "%s/tasks/common", abs_root);
+		hash_headers(h, dir);
+		snprintf(dir, sizeof(dir), "%s", abs_src);
+		char *sl = strrchr(dir, '/');
+		if (sl) {
+			*sl = '\0';
+			hash_headers(h, dir);
+		}
 		cua_sha256_final(h, b->key);
 	}
 	snprintf(b->so_path, sizeof(b->so_path), "%s/%s.so", abs_cache, b->key);

@@ -1,5 +1,6 @@
 /* compile.h — nvcc → shared object, in a sandbox with a time limit, cached by
- * SHA-256 of (source, flags, nvcc version). */
+ * SHA-256 of (source, flags, nvcc version, and every header it could include:
+ * include/, tasks/common/ and the source's own folder). */
 #ifndef CUA_COMPILE_H
 #define CUA_COMPILE_H
 

@@ -105,6 +105,7 @@ static const char *str(const cJSON *o, const char *k)
 struct channel_state {
 	bool have_result;
 	char last_phase[256];
+	struct cua_degeneracy *degen;   /* optional */
 };
 
 static void take_event(const cJSON *ev, struct cua_eval *e, struct cua_device *dev,
@@ -164,6 +165,16 @@ static void take_event(const cJSON *ev, struct cua_eval *e, struct cua_device *d
 			if (k < 8 && cJSON_IsNumber(x))
 				t->set_median_ms[k++] = x->valuedouble;
 		t->flush_bytes = num(ev, "flush_bytes");
+	} else if (!strcmp(kind, "degeneracy") && cs->degen &&
+	           cs->degen->n < CUA_MAX_DEGEN) {
+		struct cua_degeneracy *d = cs->degen;
+		snprintf(d->c[d->n].shape, sizeof(d->c[0].shape), "%s", str(ev, "shape"));
+		snprintf(d->c[d->n].check, sizeof(d->c[0].check), "%s", str(ev, "check"));
+		snprintf(d->c[d->n].output, sizeof(d->c[0].output), "%s", str(ev, "output"));
+		d->c[d->n].differ = num(ev, "differ");
+		d->c[d->n].n = num(ev, "n");
+		d->c[d->n].ok = cJSON_IsTrue(cJSON_GetObjectItem(ev, "ok"));
+		d->n++;
 	} else if (!strcmp(kind, "checked")) {
 		e->check_s = num(ev, "seconds");
 	} else if (!strcmp(kind, "timed")) {
@@ -210,6 +221,124 @@ static void apply_sol(const struct cua_task *t, const struct cua_ceilings *c,
 			              "%.4f ms is faster than the speed of light of this task "
 			              "(%.4f ms): %.0f%% of SOL", med, e->sol_ms, e->pct_sol);
 	}
+}
+
+/* Runs `cuarena __runner` on one task in the sandbox and reads its report into
+ * e (and dev, degen when given). so may be NULL for the oracle-only modes named
+ * in extra (NULL-terminated extra arguments). A child that dies before its
+ * result line is judged from how it ended and the last phase it announced. */
+static enum cua_status run_child(const struct cua_task *t, const char *so_path,
+                                 const char *oracle_so, const char *subject,
+                                 const struct cua_eval_opts *o, const char *const *extra,
+                                 struct cua_eval *e, struct cua_device *dev,
+                                 struct cua_degeneracy *degen, char *err, size_t errlen)
+{
+	char seeds[96], secret[32], recheck[32], maxt[32], mins[16], fd[8];
+	const char *argv[40];
+	int n = 0;
+	enum cua_status st;
+
+	snprintf(seeds, sizeof(seeds), "%llu,%llu,%llu",
+	         (unsigned long long)o->seeds[0], (unsigned long long)o->seeds[1],
+	         (unsigned long long)o->seeds[2]);
+	snprintf(secret, sizeof(secret), "%llu", (unsigned long long)o->secret);
+	snprintf(recheck, sizeof(recheck), "%llu", (unsigned long long)o->recheck);
+	snprintf(maxt, sizeof(maxt), "%g", o->max_time_s);
+	snprintf(mins, sizeof(mins), "%d", o->min_samples);
+	snprintf(fd, sizeof(fd), "%d", CHANNEL_FD);
+	argv[n++] = o->self_exe;
+	argv[n++] = "__runner";
+	argv[n++] = "--task";
+	argv[n++] = t->dir;
+	if (so_path) {
+		argv[n++] = "--so";
+		argv[n++] = so_path;
+	}
+	argv[n++] = "--oracle";
+	argv[n++] = oracle_so;
+	argv[n++] = "--fd";
+	argv[n++] = fd;
+	argv[n++] = "--seeds";
+	argv[n++] = seeds;
+	argv[n++] = "--secret";
+	argv[n++] = secret;
+	argv[n++] = "--recheck";
+	argv[n++] = recheck;
+	argv[n++] = "--max-time-s";
+	argv[n++] = maxt;
+	argv[n++] = "--min-samples";
+	argv[n++] = mins;
+	argv[n++] = "--subject";
+	argv[n++] = subject;
+	if (o->time && so_path)
+		argv[n++] = "--time";
+	for (int i = 0; extra && extra[i] && n < 38; i++)
+		argv[n++] = extra[i];
+	argv[n] = NULL;
+
+	/* A scrubbed environment: nothing like NVIDIA_TF32_OVERRIDE gets through. */
+	char ld[4200], vis[256];
+	const char *env[8];
+	int ne = 0;
+	env[ne++] = "PATH=/usr/local/bin:/usr/bin:/bin";
+	env[ne++] = "LANG=C";
+	const char *v = getenv("LD_LIBRARY_PATH");
+	if (v) {
+		snprintf(ld, sizeof(ld), "LD_LIBRARY_PATH=%s", v);
+		env[ne++] = ld;
+	}
+	v = getenv("CUDA_VISIBLE_DEVICES");
+	if (v) {
+		snprintf(vis, sizeof(vis), "CUDA_VISIBLE_DEVICES=%s", v);
+		env[ne++] = vis;
+	}
+	env[ne] = NULL;
+
+	struct cua_sandbox_opts so;
+	struct cua_child_result r;
+	cua_sandbox_opts_init(&so);
+	so.timeout_s = o->run_timeout_s;
+	so.cpu_s = (long)o->run_timeout_s + 30;
+	/* Kernels write no files; only --dump (trusted) writes check-shape tensors. */
+	so.fsize_bytes = so_path ? 64L << 20 : 8L << 30;
+	so.nofile = 1024;
+	so.channel_fd = CHANNEL_FD;
+	so.channel_max = 4 << 20;
+	so.capture_max = 64 * 1024;
+	so.env = env;
+	st = cua_sandbox_run(argv, &so, &r, err, errlen);
+	if (st != CUA_OK)
+		return st;
+	e->run_s = r.wall_s;
+	e->net_isolated = r.net_isolated;
+	struct channel_state cs;
+	memset(&cs, 0, sizeof(cs));
+	cs.degen = degen;
+	if (r.channel)
+		take_channel(r.channel, r.channel_len, e, dev, &cs);
+	size_t n2 = r.out_len + r.err_len;
+	if (n2) {
+		char *all = malloc(n2 + 1);
+		CUA_ASSERT(all);
+		memcpy(all, r.out ? r.out : "", r.out_len);
+		memcpy(all + r.out_len, r.err ? r.err : "", r.err_len);
+		all[n2] = '\0';
+		e->output_tail = cua_trim_text(all, n2, OUTPUT_TAIL_MAX);
+		free(all);
+	}
+	const char *during = cs.last_phase[0] ? cs.last_phase : "start-up";
+	if (r.how == CUA_EXIT_TIMEOUT)
+		cua_eval_fail(e, CUA_VERDICT_TIMEOUT, "no verdict within %.0f s; killed during %s",
+		              o->run_timeout_s, during);
+	else if (!cs.have_result && r.how == CUA_EXIT_SIGNALED)
+		cua_eval_fail(e, CUA_VERDICT_CRASH, "the process died of %s during %s",
+		              cua_signal_desc(r.sig), during);
+	else if (!cs.have_result)
+		cua_eval_fail(e, CUA_VERDICT_CRASH,
+		              "the process exited (status %d) during %s without a verdict",
+		              r.code, during);
+	cua_child_result_free(&r);
+	return CUA_OK;
 }
 
 /* ---- one kernel -------------------------------------------------------------- */
@@ -324,109 +453,10 @@ static enum cua_status eval_with(const struct cua_task *t, const char *src_path,
 	}
 
 	/* The run: a fresh sandboxed child with its own CUDA context. */
-	{
-		char seeds[96], secret[32], recheck[32], maxt[32], mins[16], fd[8];
-		const char *argv[32];
-		int n = 0;
-		snprintf(seeds, sizeof(seeds), "%llu,%llu,%llu",
-		         (unsigned long long)o->seeds[0], (unsigned long long)o->seeds[1],
-		         (unsigned long long)o->seeds[2]);
-		snprintf(secret, sizeof(secret), "%llu", (unsigned long long)o->secret);
-		snprintf(recheck, sizeof(recheck), "%llu", (unsigned long long)o->recheck);
-		snprintf(maxt, sizeof(maxt), "%g", o->max_time_s);
-		snprintf(mins, sizeof(mins), "%d", o->min_samples);
-		snprintf(fd, sizeof(fd), "%d", CHANNEL_FD);
-		argv[n++] = o->self_exe;
-		argv[n++] = "__runner";
-		argv[n++] = "--task";
-		argv[n++] = t->dir;
-		argv[n++] = "--so";
-		argv[n++] = b.so_path;
-		argv[n++] = "--oracle";
-		argv[n++] = ref.so_path;
-		argv[n++] = "--fd";
-		argv[n++] = fd;
-		argv[n++] = "--seeds";
-		argv[n++] = seeds;
-		argv[n++] = "--secret";
-		argv[n++] = secret;
-		argv[n++] = "--recheck";
-		argv[n++] = recheck;
-		argv[n++] = "--max-time-s";
-		argv[n++] = maxt;
-		argv[n++] = "--min-samples";
-		argv[n++] = mins;
-		argv[n++] = "--subject";
-		argv[n++] = subject;
-		if (o->time)
-			argv[n++] = "--time";
-		argv[n] = NULL;
-
-		/* A scrubbed environment: nothing like NVIDIA_TF32_OVERRIDE gets through. */
-		char ld[4200], vis[256];
-		const char *env[8];
-		int ne = 0;
-		env[ne++] = "PATH=/usr/local/bin:/usr/bin:/bin";
-		env[ne++] = "LANG=C";
-		const char *v = getenv("LD_LIBRARY_PATH");
-		if (v) {
-			snprintf(ld, sizeof(ld), "LD_LIBRARY_PATH=%s", v);
-			env[ne++] = ld;
-		}
-		v = getenv("CUDA_VISIBLE_DEVICES");
-		if (v) {
-			snprintf(vis, sizeof(vis), "CUDA_VISIBLE_DEVICES=%s", v);
-			env[ne++] = vis;
-		}
-		env[ne] = NULL;
-
-		struct cua_sandbox_opts so;
-		struct cua_child_result r;
-		cua_sandbox_opts_init(&so);
-		so.timeout_s = o->run_timeout_s;
-		so.cpu_s = (long)o->run_timeout_s + 30;
-		so.fsize_bytes = 64L << 20;
-		so.nofile = 1024;
-		so.channel_fd = CHANNEL_FD;
-		so.channel_max = 4 << 20;
-		so.capture_max = 64 * 1024;
-		so.env = env;
-		st = cua_sandbox_run(argv, &so, &r, err, errlen);
-		if (st != CUA_OK)
-			goto out;
-		e->run_s = r.wall_s;
-		e->net_isolated = r.net_isolated;
-		struct channel_state cs;
-		memset(&cs, 0, sizeof(cs));
-		if (r.channel)
-			take_channel(r.channel, r.channel_len, e, dev, &cs);
-		{
-			size_t n2 = r.out_len + r.err_len;
-			if (n2) {
-				char *all = malloc(n2 + 1);
-				CUA_ASSERT(all);
-				memcpy(all, r.out ? r.out : "", r.out_len);
-				memcpy(all + r.out_len, r.err ? r.err : "", r.err_len);
-				all[n2] = '\0';
-				e->output_tail = cua_trim_text(all, n2, OUTPUT_TAIL_MAX);
-				free(all);
-			}
-		}
-		const char *during = cs.last_phase[0] ? cs.last_phase : "start-up";
-		if (r.how == CUA_EXIT_TIMEOUT)
-			cua_eval_fail(e, CUA_VERDICT_TIMEOUT,
-			              "no verdict within %.0f s; killed during %s",
-			              o->run_timeout_s, during);
-		else if (!cs.have_result && r.how == CUA_EXIT_SIGNALED)
-			cua_eval_fail(e, CUA_VERDICT_CRASH, "the process died of %s during %s",
-			              cua_signal_desc(r.sig), during);
-		else if (!cs.have_result)
-			cua_eval_fail(e, CUA_VERDICT_CRASH,
-			              "the process exited (status %d) during %s without a "
-			              "verdict", r.code, during);
-		cua_child_result_free(&r);
-	}
-
+	st = run_child(t, b.so_path, ref.so_path, subject, o, NULL, e, dev, NULL, err,
+	               errlen);
+	if (st != CUA_OK)
+		goto out;
 	apply_sol(t, o->ceilings, e);
 	st = CUA_OK;
 out:
@@ -441,6 +471,49 @@ enum cua_status cua_eval_source(const struct cua_task *t, const char *src_path,
                                 struct cua_device *dev, char *err, size_t errlen)
 {
 	return eval_with(t, src_path, kind, subject, o, NULL, e, dev, err, errlen);
+}
+
+enum cua_status cua_eval_degeneracy(const struct cua_task *t,
+                                    const struct cua_eval_opts *o,
+                                    const char *dump_dir, struct cua_eval *e,
+                                    struct cua_degeneracy *d, struct cua_device *dev,
+                                    char *err, size_t errlen)
+{
+	struct cua_build ref;
+	char ref_src[4200], dump_abs[4200];
+	enum cua_status st;
+	const char *extra[4] = {"--degeneracy", NULL, NULL, NULL};
+
+	cua_eval_init(e, "degeneracy");
+	if (d)
+		memset(d, 0, sizeof(*d));
+	snprintf(ref_src, sizeof(ref_src), "%s/reference.cu", t->dir);
+	st = cua_build_so(ref_src, &o->build, &ref, err, errlen);
+	if (st != CUA_OK)
+		return st;
+	if (!ref.ok) {
+		cua_eval_fail(e, CUA_VERDICT_HARNESS_ERROR,
+		              "the task's reference does not compile:\n%s",
+		              ref.log ? ref.log : "");
+		cua_build_free(&ref);
+		return CUA_OK;
+	}
+	if (dump_dir) {
+		/* the child runs in a private temp dir: give it an absolute path */
+		if (dump_dir[0] != '/') {
+			char cwd[4096];
+			if (!getcwd(cwd, sizeof(cwd)))
+				cwd[0] = '\0';
+			snprintf(dump_abs, sizeof(dump_abs), "%.2000s/%.2000s", cwd, dump_dir);
+		} else
+			snprintf(dump_abs, sizeof(dump_abs), "%s", dump_dir);
+		extra[1] = "--dump";
+		extra[2] = dump_abs;
+	}
+	st = run_child(t, NULL, ref.so_path, "degeneracy", o, extra, e, dev, d, err,
+	               errlen);
+	cua_build_free(&ref);
+	return st;
 }
 
 double cua_speedup(const struct cua_eval *baseline, const struct cua_eval *cand)

@@ -62,6 +62,26 @@ enum cua_status cua_eval_source(const struct cua_task *t, const char *src_path,
                                 const struct cua_eval_opts *o, struct cua_eval *e,
                                 struct cua_device *dev, char *err, size_t errlen);
 
+/* Non-degeneracy of a task, proved from its oracle (runner --degeneracy). */
+#define CUA_MAX_DEGEN 96
+struct cua_degeneracy {
+	int n;
+	struct {
+		char shape[32], check[48], output[32];
+		double differ, n;         /* elements out of tolerance; output size */
+		bool ok;
+	} c[CUA_MAX_DEGEN];
+};
+
+/* Runs the degeneracy checks of a task in a sandboxed child (and, with dump_dir,
+ * writes its check-shape inputs and oracle outputs there). The verdict lands in
+ * e: ok, or wrong_output "degenerate task: ..."; d (optional) gets each check. */
+enum cua_status cua_eval_degeneracy(const struct cua_task *t,
+                                    const struct cua_eval_opts *o,
+                                    const char *dump_dir, struct cua_eval *e,
+                                    struct cua_degeneracy *d, struct cua_device *dev,
+                                    char *err, size_t errlen);
+
 /* Path of a task's baseline source ("cublas/sgemm" → root/baselines/cublas/sgemm.cu). */
 void cua_baseline_path(const char *root, const char *name, char *buf, size_t len);
 

@@ -13,6 +13,8 @@ static const struct cua_command commands[] = {
 	{"doctor", cmd_doctor, "cuarena doctor [--measure] [--json]"},
 	{"eval", cmd_eval, "cuarena eval TASK FILE.cu [--json] [--no-time] [--max-time-s S]"},
 	{"list", cmd_list, "cuarena list [--level N] [--json]"},
+	{"selftest", cmd_selftest, "cuarena selftest [TASK...] [--compile-only] [--jobs N] "
+	                           "[--no-time] [--max-time-s S] [--dump DIR] [--out FILE] [--json]"},
 	{"show", cmd_show, "cuarena show TASK [--json]"},
 };
 

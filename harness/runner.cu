@@ -374,6 +374,8 @@ struct job {
 	bool time;
 	double max_time_s;
 	int min_samples;
+	bool degeneracy;          /* --degeneracy: prove the task is not degenerate */
+	const char *dump_dir;     /* --dump DIR: write inputs and oracle outputs */
 };
 
 struct shape_bufs {
@@ -840,6 +842,10 @@ static void parse_job(int argc, char **argv, struct job *job)
 			job->time = true;
 			continue;
 		}
+		if (!strcmp(a, "--degeneracy")) {
+			job->degeneracy = true;
+			continue;
+		}
 		if (!v)
 			usage_exit("option without a value");
 		i++;
@@ -853,6 +859,8 @@ static void parse_job(int argc, char **argv, struct job *job)
 			job->oracle_so = v;
 		else if (!strcmp(a, "--subject"))
 			job->subject = v;
+		else if (!strcmp(a, "--dump"))
+			job->dump_dir = v;
 		else if (!strcmp(a, "--max-time-s"))
 			job->max_time_s = atof(v);
 		else if (!strcmp(a, "--min-samples"))
@@ -873,7 +881,8 @@ static void parse_job(int argc, char **argv, struct job *job)
 		} else
 			usage_exit("unknown option");
 	}
-	if (!job->task_dir || !job->so || !job->oracle_so || job->n_seeds < 1)
+	if (!job->task_dir || !job->oracle_so || job->n_seeds < 1 ||
+	    (!job->so && !job->degeneracy && !job->dump_dir))
 		usage_exit("--task, --so, --oracle and --seeds are required");
 }
 
@@ -903,6 +912,207 @@ static void emit_device(const cudaDeviceProp *p)
 	}
 	cJSON_AddStringToObject(o, "driver_version", ver);
 	emit(o);
+}
+
+/* ---- selftest: the task itself ------------------------------------------------ */
+
+/* Runs the oracle into b->ref with each input generated from seeds[i]. */
+static void oracle_with(struct shape_bufs *b, const uint64_t *seeds, cudaStream_t s)
+{
+	const struct cua_task *t = g_task;
+	struct cua_tensor in[CUA_MAX_TENSORS], ref[CUA_MAX_TENSORS];
+	for (int i = 0; i < t->n_inputs; i++) {
+		generate(&b->in[i], seeds[i], s);
+		in[i] = b->in[i].t;
+	}
+	for (int i = 0; i < t->n_outputs; i++)
+		ref[i] = b->ref[i].t;
+	int rc = g_oracle(in, t->n_inputs, ref, t->n_outputs, s);
+	cudaError_t e = cudaDeviceSynchronize();
+	if (rc != 0 || e != cudaSuccess)
+		finish(CUA_VERDICT_HARNESS_ERROR, "the oracle failed: rc %d, %s", rc,
+		       cudaGetErrorString(e));
+}
+
+/* Elements of `a` (f64 or integer, as the oracle writes) outside the task's
+ * tolerance of `want`. */
+static unsigned long long differing(const struct dev_tensor *a,
+                                    const struct dev_tensor *want, cudaStream_t s)
+{
+	cmp_acc h;
+	memset(&h, 0, sizeof(h));
+	h.first_bad = ULLONG_MAX;
+	HARNESS_TRY(cudaMemcpyAsync(d_acc, &h, sizeof(h), cudaMemcpyHostToDevice, s));
+	if (a->t.dtype == CUA_F64)
+		compare_float_kernel<double><<<grid_for(a->n), 256, 0, s>>>(
+		    (const double *)a->t.data, (const double *)want->t.data, a->n,
+		    g_task->atol, g_task->rtol, d_acc);
+	else
+		DISPATCH_TYPES(a->t.dtype,
+		               compare_int_kernel<T><<<grid_for(a->n), 256, 0, s>>>(
+		                   (const T *)a->t.data, (const T *)want->t.data, a->n,
+		                   d_acc));
+	HARNESS_TRY(cudaGetLastError());
+	HARNESS_TRY(cudaMemcpyAsync(&h, d_acc, sizeof(h), cudaMemcpyDeviceToHost, s));
+	HARNESS_TRY(cudaStreamSynchronize(s));
+	return h.n_bad + h.n_nan + h.n_unwritten;
+}
+
+template <typename T>
+__global__ void broadcast_kernel(T *p, int64_t n, const T *v)
+{
+	T x = *v;
+	for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n;
+	     i += (int64_t)gridDim.x * blockDim.x)
+		p[i] = x;
+}
+
+static void emit_degeneracy(const char *shape, const char *check, const char *output,
+                            unsigned long long differ, unsigned long long n, bool ok)
+{
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "event", "degeneracy");
+	cJSON_AddStringToObject(o, "shape", shape);
+	cJSON_AddStringToObject(o, "check", check);
+	cJSON_AddStringToObject(o, "output", output);
+	cJSON_AddNumberToObject(o, "differ", (double)differ);
+	cJSON_AddNumberToObject(o, "n", (double)n);
+	cJSON_AddBoolToObject(o, "ok", ok);
+	emit(o);
+}
+
+/* Proves, from the oracle, that the task cannot be passed by a lazy kernel: at
+ * every shape set, all-zero output fails, a constant output fails (outputs of
+ * two or more elements), outputs differ across seeds, and regenerating any one
+ * input changes the output. A check holds when at least one element of some
+ * output leaves the tolerance. */
+static void run_degeneracy(const struct job *job, cudaStream_t s)
+{
+	const struct cua_task *t = g_task;
+	char failed[CUA_MSG_LEN] = "";
+	uint64_t a = job->seeds[0], bseed = job->n_seeds > 1 ? job->seeds[1] : a + 1;
+
+	for (int sh = 0; sh < t->n_shapes; sh++) {
+		const char *shape = t->shapes[sh].name;
+		struct shape_bufs base, other;
+		uint64_t seeds[CUA_MAX_TENSORS];
+		emit_phase("degeneracy %s", shape);
+		shape_alloc(&base, sh);
+		shape_alloc(&other, sh);
+		for (int i = 0; i < t->n_inputs; i++)
+			seeds[i] = a;
+		oracle_with(&base, seeds, s);
+
+		/* zero and constant: computed into other.ref from base.ref */
+		for (int o = 0; o < t->n_outputs; o++) {
+			struct dev_tensor *r = &base.ref[o], *x = &other.ref[o];
+			unsigned long long d;
+			HARNESS_TRY(cudaMemsetAsync(x->t.data, 0, x->bytes, s));
+			d = differing(x, r, s);
+			emit_degeneracy(shape, "zero", t->outputs[o].name, d, r->n, d > 0);
+			if (!d && !failed[0])
+				snprintf(failed, sizeof(failed), "output '%s' at shape %s is within "
+				         "tolerance of all zeros", t->outputs[o].name, shape);
+			if (r->n >= 2) {
+				DISPATCH_TYPES(x->t.dtype,
+				               broadcast_kernel<T><<<grid_for(x->n), 256, 0, s>>>(
+				                   (T *)x->t.data, x->n, (const T *)r->t.data));
+				HARNESS_TRY(cudaGetLastError());
+				d = differing(x, r, s);
+				emit_degeneracy(shape, "constant", t->outputs[o].name, d, r->n, d > 0);
+				if (!d && !failed[0])
+					snprintf(failed, sizeof(failed), "output '%s' at shape %s is "
+					         "within tolerance of a constant", t->outputs[o].name,
+					         shape);
+			}
+		}
+		/* another seed for every input, then for each input alone */
+		for (int v = -1; v < t->n_inputs; v++) {
+			char check[64];
+			for (int i = 0; i < t->n_inputs; i++)
+				seeds[i] = (v < 0 || i == v) ? bseed : a;
+			oracle_with(&other, seeds, s);
+			if (v < 0)
+				snprintf(check, sizeof(check), "seeds");
+			else
+				snprintf(check, sizeof(check), "input:%s", t->inputs[v].name);
+			unsigned long long total = 0;
+			for (int o = 0; o < t->n_outputs; o++)
+				total += differing(&other.ref[o], &base.ref[o], s);
+			emit_degeneracy(shape, check, "*", total, 0, total > 0);
+			if (!total && !failed[0] && v < 0)
+				snprintf(failed, sizeof(failed), "at shape %s the outputs do not "
+				         "change with the seed", shape);
+			else if (!total && !failed[0])
+				snprintf(failed, sizeof(failed), "at shape %s the outputs do not "
+				         "change when input '%s' is regenerated", shape,
+				         t->inputs[v].name);
+		}
+		shape_free(&base);
+		shape_free(&other);
+	}
+	if (failed[0])
+		finish(CUA_VERDICT_WRONG_OUTPUT, "degenerate task: %s", failed);
+}
+
+/* Writes every check shape's inputs (public seed 1) and oracle outputs as raw
+ * little-endian files plus a manifest, for tools/torch_check.py. */
+static void run_dump(const struct job *job, cudaStream_t s)
+{
+	const struct cua_task *t = g_task;
+	char path[4300], err[CUA_ERR_LEN];
+	cJSON *man = cJSON_CreateObject();
+	cJSON_AddStringToObject(man, "task", t->id);
+	cJSON_AddNumberToObject(man, "seed", (double)job->seeds[0]);
+	cJSON *shapes = cJSON_AddArrayToObject(man, "shapes");
+	if (cua_mkdirs(job->dump_dir, err, sizeof(err)) != CUA_OK)
+		finish(CUA_VERDICT_HARNESS_ERROR, "%s", err);
+	int timed = cua_task_timed_shape(t);
+	for (int sh = 0; sh < t->n_shapes; sh++) {
+		if (sh == timed)
+			continue;
+		struct shape_bufs b;
+		uint64_t seeds[CUA_MAX_TENSORS];
+		shape_alloc(&b, sh);
+		for (int i = 0; i < t->n_inputs; i++)
+			seeds[i] = job->seeds[0];
+		oracle_with(&b, seeds, s);
+		cJSON *js = cJSON_CreateObject();
+		cJSON_AddStringToObject(js, "name", t->shapes[sh].name);
+		cJSON *files = cJSON_AddArrayToObject(js, "tensors");
+		for (int k = 0; k < t->n_inputs + t->n_outputs; k++) {
+			bool is_in = k < t->n_inputs;
+			struct dev_tensor *d = is_in ? &b.in[k] : &b.ref[k - t->n_inputs];
+			const char *name = is_in ? t->inputs[k].name : t->outputs[k - t->n_inputs].name;
+			void *h = malloc(d->bytes ? d->bytes : 1);
+			CUA_ASSERT(h);
+			HARNESS_TRY(cudaMemcpy(h, d->t.data, d->bytes, cudaMemcpyDeviceToHost));
+			snprintf(path, sizeof(path), "%s/%s.%s.%s.bin", job->dump_dir,
+			         t->shapes[sh].name, is_in ? "in" : "oracle", name);
+			if (cua_write_file(path, h, d->bytes, err, sizeof(err)) != CUA_OK)
+				finish(CUA_VERDICT_HARNESS_ERROR, "%s", err);
+			free(h);
+			cJSON *f = cJSON_CreateObject();
+			cJSON_AddStringToObject(f, "name", name);
+			cJSON_AddStringToObject(f, "role", is_in ? "input" : "oracle");
+			cJSON_AddStringToObject(f, "dtype", cua_dtype_name(d->t.dtype));
+			cJSON *shp = cJSON_AddArrayToObject(f, "shape");
+			for (int q = 0; q < d->t.ndim; q++)
+				cJSON_AddItemToArray(shp, cJSON_CreateNumber((double)d->t.shape[q]));
+			snprintf(path, sizeof(path), "%s.%s.%s.bin", t->shapes[sh].name,
+			         is_in ? "in" : "oracle", name);
+			cJSON_AddStringToObject(f, "file", path);
+			cJSON_AddItemToArray(files, f);
+		}
+		cJSON_AddItemToArray(shapes, js);
+		shape_free(&b);
+	}
+	char *txt = cJSON_Print(man);
+	snprintf(path, sizeof(path), "%s/manifest.json", job->dump_dir);
+	if (cua_write_file(path, txt, strlen(txt), err, sizeof(err)) != CUA_OK)
+		finish(CUA_VERDICT_HARNESS_ERROR, "%s", err);
+	free(txt);
+	cJSON_Delete(man);
 }
 
 extern "C" int cua_runner_main(int argc, char **argv)
@@ -936,6 +1146,15 @@ extern "C" int cua_runner_main(int argc, char **argv)
 	if (!oh || !(g_oracle = (solve_fn)dlsym(oh, "cua_oracle")))
 		finish(CUA_VERDICT_HARNESS_ERROR, "cannot load the oracle: %s", dlerror());
 	emit_phase("load");
+	if (job.degeneracy || job.dump_dir) {
+		cudaStream_t ss;
+		HARNESS_TRY(cudaStreamCreate(&ss));
+		if (job.dump_dir)
+			run_dump(&job, ss);
+		if (job.degeneracy)
+			run_degeneracy(&job, ss);
+		finish(CUA_VERDICT_OK, "%s", "");
+	}
 	void *h = dlopen(job.so, RTLD_NOW | RTLD_LOCAL);
 	if (!h)
 		finish(CUA_VERDICT_LOAD_ERROR, "the shared object does not load: %s",

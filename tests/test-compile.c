@@ -384,3 +384,24 @@ Test(compile, two_threads_building_the_same_source_both_succeed)
 		cua_build_free(&r[i].b);
 	}
 }
+
+/* Regression: the key covered the source only, so editing a header in
+ * tasks/common or beside the source reused a stale build. */
+Test(compile, editing_an_included_header_changes_the_key)
+{
+	need_nvcc();
+	static const char with_header[] =
+		"#include \"cuarena.h\"\n#include \"local.cuh\"\n"
+		"extern \"C\" int cua_solve(const struct cua_tensor *in, int n_in,\n"
+		"    struct cua_tensor *out, int n_out, cudaStream_t s) { return LOCAL_RC; }\n";
+	write_src("local.cuh", "#define LOCAL_RC 0\n", 19);
+	const char *src = write_src("hdr.cu", with_header, sizeof(with_header) - 1);
+	cr_assert_eq(cua_build_so(src, &opts, &build, err, sizeof(err)), CUA_OK, "%s", err);
+	char key1[65];
+	memcpy(key1, build.key, sizeof(key1));
+	cua_build_free(&build);
+	write_src("local.cuh", "#define LOCAL_RC 1\n", 19);
+	cr_assert_eq(cua_build_so(src, &opts, &build, err, sizeof(err)), CUA_OK, "%s", err);
+	cr_expect_str_neq(build.key, key1);
+	cr_expect_not(build.cached, "a stale build was reused after the header changed");
+}

@@ -1,0 +1,390 @@
+/* cmd-selftest.c — `cuarena selftest`: the catalogue validates itself.
+ *
+ *   cuarena selftest [TASK...] [--compile-only] [--jobs N] [--no-time]
+ *                    [--max-time-s S] [--dump DIR] [--out FILE] [--json]
+ *
+ * Without a GPU (--compile-only, what CI runs): every task file loads, and every
+ * reference and baseline compiles with nvcc and passes the static check.
+ * On the GPU: for every task, the nvcc reference and each library baseline are
+ * checked against the fp64 oracle at every shape set and timed, and the task is
+ * proved non-degenerate from its oracle (zeros, a constant, another seed, each
+ * input regenerated alone: each must leave the tolerance). --dump writes each
+ * task's check-shape inputs and oracle outputs for tools/torch_check.py.
+ * Prints one line per task and a final "N passed, N failed".
+ */
+#include "cli.h"
+#include "symcheck.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <cjson/cJSON.h>
+
+struct build_job {
+	const struct cua_task *task;
+	char src[4200];
+	char what[160];          /* "L1/021-relu reference" */
+	const char *lib;         /* NULL, "cublas", "cudnn" */
+	bool ok;
+	char msg[1200];
+};
+
+struct pool {
+	struct build_job *jobs;
+	int n, next;
+	pthread_mutex_t lock;
+	const char *root, *cache;
+};
+
+static void build_one(struct pool *p, struct build_job *j)
+{
+	struct cua_build_opts bo;
+	struct cua_build b;
+	struct cua_symcheck_policy pol = {0};
+	struct cua_symcheck_result sr;
+	char err[CUA_ERR_LEN];
+
+	cua_build_opts_init(&bo, p->root, p->cache);
+	if (j->lib) {
+		bo.libs[bo.n_libs++] = j->lib;
+		pol.allow_cublas = !strcmp(j->lib, "cublas");
+		pol.allow_cudnn = !strcmp(j->lib, "cudnn");
+	}
+	if (cua_build_so(j->src, &bo, &b, err, sizeof(err)) != CUA_OK) {
+		snprintf(j->msg, sizeof(j->msg), "%s", err);
+		return;
+	}
+	if (!b.ok) {
+		const char *log = b.log ? b.log : "";
+		const char *first = strstr(log, "error");
+		snprintf(j->msg, sizeof(j->msg), "does not compile: %.400s",
+		         first ? first : log);
+	} else if (cua_symcheck_file(b.so_path, &pol, &sr, err, sizeof(err)) != CUA_OK) {
+		snprintf(j->msg, sizeof(j->msg), "%s", err);
+	} else if (sr.n) {
+		snprintf(j->msg, sizeof(j->msg), "forbidden symbol %s: %s", sr.v[0].symbol,
+		         sr.v[0].reason);
+	} else if (!sr.has_entry) {
+		snprintf(j->msg, sizeof(j->msg), "no exported cua_solve");
+	} else {
+		j->ok = true;
+		snprintf(j->msg, sizeof(j->msg), "%s", b.cached ? "cached" : "built");
+	}
+	cua_build_free(&b);
+}
+
+static void *build_worker(void *arg)
+{
+	struct pool *p = arg;
+	for (;;) {
+		pthread_mutex_lock(&p->lock);
+		int i = p->next < p->n ? p->next++ : -1;
+		pthread_mutex_unlock(&p->lock);
+		if (i < 0)
+			return NULL;
+		build_one(p, &p->jobs[i]);
+	}
+}
+
+static bool selected(const struct cua_task *t, int n_names, char **names,
+                     const struct cua_catalogue *cat)
+{
+	if (n_names == 0)
+		return true;
+	for (int i = 0; i < n_names; i++)
+		if (cua_catalogue_find(cat, names[i], NULL, 0) == t)
+			return true;
+	return false;
+}
+
+static int compile_only(struct cua_cli *cli, const struct cua_catalogue *cat,
+                        int n_names, char **names, int jobs)
+{
+	struct pool p;
+	int passed = 0, failed = 0;
+
+	memset(&p, 0, sizeof(p));
+	pthread_mutex_init(&p.lock, NULL);
+	p.root = cli->root;
+	p.cache = cli->cache;
+	p.jobs = calloc((size_t)cat->n * (CUA_MAX_BASELINES + 1) + 1, sizeof(*p.jobs));
+	CUA_ASSERT(p.jobs);
+	for (int i = 0; i < cat->n; i++) {
+		const struct cua_task *t = cat->tasks[i];
+		if (!selected(t, n_names, names, cat))
+			continue;
+		struct build_job *j = &p.jobs[p.n++];
+		j->task = t;
+		snprintf(j->src, sizeof(j->src), "%s/reference.cu", t->dir);
+		snprintf(j->what, sizeof(j->what), "%s reference", t->id);
+		for (int k = 0; k < t->n_baselines; k++) {
+			j = &p.jobs[p.n++];
+			j->task = t;
+			cua_baseline_path(cli->root, t->baselines[k], j->src, sizeof(j->src));
+			snprintf(j->what, sizeof(j->what), "%s %s", t->id, t->baselines[k]);
+			j->lib = !strncmp(t->baselines[k], "cublas/", 7)  ? "cublas"
+			         : !strncmp(t->baselines[k], "cudnn/", 6) ? "cudnn"
+			                                                  : NULL;
+		}
+	}
+	pthread_t th[64];
+	if (jobs < 1)
+		jobs = 1;
+	if (jobs > 64)
+		jobs = 64;
+	double t0 = cua_now();
+	int started = 0;
+	for (int i = 0; i < jobs; i++)
+		if (pthread_create(&th[started], NULL, build_worker, &p) == 0)
+			started++;
+	if (!started)
+		build_worker(&p);
+	for (int i = 0; i < started; i++)
+		pthread_join(th[i], NULL);
+	for (int i = 0; i < p.n; i++) {
+		struct build_job *j = &p.jobs[i];
+		printf("%s %s: %s\n", j->ok ? "PASS" : "FAIL", j->what, j->msg);
+		if (j->ok)
+			passed++;
+		else
+			failed++;
+	}
+	printf("selftest --compile-only: %d objects in %.1f s with %d jobs\n", p.n,
+	       cua_now() - t0, jobs);
+	printf("%d passed, %d failed\n", passed, failed);
+	free(p.jobs);
+	pthread_mutex_destroy(&p.lock);
+	return failed ? CUA_EXIT_FAILED : CUA_EXIT_OK;
+}
+
+static cJSON *eval_summary(const struct cua_eval *e)
+{
+	cJSON *o = cJSON_CreateObject();
+	double ma = 0, mr = 0;
+	for (int i = 0; i < e->n_cases; i++) {
+		if (isfinite(e->cases[i].max_abs))
+			ma = fmax(ma, e->cases[i].max_abs);
+		if (isfinite(e->cases[i].max_rel))
+			mr = fmax(mr, e->cases[i].max_rel);
+	}
+	cJSON_AddStringToObject(o, "subject", e->subject);
+	cJSON_AddStringToObject(o, "verdict", cua_verdict_name(e->verdict));
+	cJSON_AddStringToObject(o, "message", e->message);
+	cJSON_AddNumberToObject(o, "cases", e->n_cases);
+	cJSON_AddNumberToObject(o, "max_abs", ma);
+	cJSON_AddNumberToObject(o, "max_rel", mr);
+	if (e->timing.done) {
+		cJSON_AddNumberToObject(o, "median_ms", e->timing.event_ms.median);
+		cJSON_AddNumberToObject(o, "iqr_ms", e->timing.event_ms.iqr);
+		cJSON_AddNumberToObject(o, "n", e->timing.event_ms.n);
+	}
+	if (e->sol_ms > 0) {
+		cJSON_AddNumberToObject(o, "sol_ms", e->sol_ms);
+		cJSON_AddNumberToObject(o, "pct_sol", e->pct_sol);
+	}
+	return o;
+}
+
+int cmd_selftest(struct cua_cli *cli, int argc, char **argv)
+{
+	struct cua_catalogue cat;
+	char err[CUA_ERR_LEN];
+	bool compile = false, timing = true;
+	const char *dump = NULL, *out = NULL;
+	double max_time = 1.0;
+	int jobs = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	char **names = calloc((size_t)argc + 1, sizeof(char *));
+	int n_names = 0, passed = 0, failed = 0;
+
+	CUA_ASSERT(names);
+	for (int i = 1; i < argc; i++) {
+		char *end = NULL;
+		if (!strcmp(argv[i], "--compile-only"))
+			compile = true;
+		else if (!strcmp(argv[i], "--no-time"))
+			timing = false;
+		else if (!strcmp(argv[i], "--dump") && i + 1 < argc)
+			dump = argv[++i];
+		else if (!strcmp(argv[i], "--out") && i + 1 < argc)
+			out = argv[++i];
+		else if (!strcmp(argv[i], "--jobs") && i + 1 < argc) {
+			jobs = (int)strtol(argv[++i], &end, 10);
+			if (*end || jobs < 1) {
+				free(names);
+				return cua_cli_usage("selftest");
+			}
+		} else if (!strcmp(argv[i], "--max-time-s") && i + 1 < argc) {
+			max_time = strtod(argv[++i], &end);
+			if (*end || !(max_time > 0)) {
+				free(names);
+				return cua_cli_usage("selftest");
+			}
+		} else if (argv[i][0] == '-') {
+			free(names);
+			return cua_cli_usage("selftest");
+		} else
+			names[n_names++] = argv[i];
+	}
+	enum cua_status st = cua_catalogue_load(cli->root, &cat, err, sizeof(err));
+	if (st != CUA_OK && st != CUA_E_PARSE) {
+		fprintf(stderr, "cuarena selftest: %s\n", err);
+		free(names);
+		return CUA_EXIT_ENV;
+	}
+	if (cat.errors) {
+		/* every bad task file is a failure of the catalogue */
+		char *dup = strdup(cat.errors), *save = NULL;
+		for (char *l = strtok_r(dup, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+			printf("FAIL %s\n", l);
+			failed++;
+		}
+		free(dup);
+	}
+	for (int i = 0; i < n_names; i++)
+		if (!cua_catalogue_find(&cat, names[i], err, sizeof(err))) {
+			fprintf(stderr, "cuarena selftest: %s\n", err);
+			cua_catalogue_free(&cat);
+			free(names);
+			return CUA_EXIT_USAGE;
+		}
+	if (compile) {
+		int rc = compile_only(cli, &cat, n_names, names, jobs);
+		if (failed) {
+			printf("(and %d task file(s) failed to load, above)\n", failed);
+			rc = CUA_EXIT_FAILED;
+		}
+		cua_catalogue_free(&cat);
+		free(names);
+		return rc;
+	}
+	if (!cua_cli_have_gpu()) {
+		fprintf(stderr, "cuarena selftest: no NVIDIA GPU on this machine (no "
+		                "/dev/nvidia*): use --compile-only here.\n");
+		cua_catalogue_free(&cat);
+		free(names);
+		return CUA_EXIT_ENV;
+	}
+
+	struct cua_eval_opts o;
+	cua_cli_eval_opts(cli, &o, NULL);
+	o.time = timing;
+	o.max_time_s = max_time;
+	cJSON *doc = cJSON_CreateObject();
+	cJSON_AddNumberToObject(doc, "schema", 1);
+	cJSON_AddStringToObject(doc, "catalogue_hash", cat.hash);
+	{
+		char when[64];
+		time_t now = time(NULL);
+		struct tm tmv;
+		gmtime_r(&now, &tmv);
+		strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tmv);
+		cJSON_AddStringToObject(doc, "date", when);
+	}
+	cJSON *arr = cJSON_AddArrayToObject(doc, "tasks");
+	struct cua_device dev;
+	memset(&dev, 0, sizeof(dev));
+	double t0 = cua_now();
+	for (int i = 0; i < cat.n; i++) {
+		const struct cua_task *t = cat.tasks[i];
+		if (!selected(t, n_names, names, &cat))
+			continue;
+		struct cua_report r;
+		struct cua_eval de;
+		struct cua_degeneracy d;
+		char dump_dir[4200];
+		double ts = cua_now();
+		st = cua_report_run(t, NULL, &o, &r, err, sizeof(err));
+		if (st != CUA_OK) {
+			printf("FAIL %s: harness error: %s\n", t->id, err);
+			failed++;
+			cua_report_free(&r);
+			continue;
+		}
+		if (r.device.known)
+			dev = r.device;
+		if (dump) {
+			const char *folder = strrchr(t->dir, '/');
+			snprintf(dump_dir, sizeof(dump_dir), "%s/%s", dump,
+			         folder ? folder + 1 : t->dir);
+		}
+		st = cua_eval_degeneracy(t, &o, dump ? dump_dir : NULL, &de, &d, NULL, err,
+		                         sizeof(err));
+		if (st != CUA_OK) {
+			printf("FAIL %s: harness error: %s\n", t->id, err);
+			failed++;
+			cua_report_free(&r);
+			continue;
+		}
+		bool ok = de.verdict == CUA_VERDICT_OK;
+		const struct cua_eval *bad = ok ? NULL : &de;
+		for (int k = 0; k < r.n_base; k++)
+			if (r.base[k].verdict != CUA_VERDICT_OK && ok) {
+				ok = false;
+				bad = &r.base[k];
+			}
+		char line[1024];
+		size_t off = 0;
+		for (int k = 0; k < r.n_base && off < sizeof(line); k++) {
+			const struct cua_eval *b = &r.base[k];
+			if (b->verdict == CUA_VERDICT_OK && b->timing.done)
+				off += (size_t)snprintf(line + off, sizeof(line) - off,
+				                        "%s %.4f ms (%.0f%% SOL); ", b->subject,
+				                        b->timing.event_ms.median, b->pct_sol);
+		}
+		if (off < sizeof(line))
+			snprintf(line + off, sizeof(line) - off, "%d non-degeneracy checks",
+			         d.n);
+		if (ok) {
+			printf("PASS %s: %s (%.1f s)\n", t->id, line, cua_now() - ts);
+			passed++;
+		} else {
+			printf("FAIL %s: %s: %s: %s\n", t->id, bad->subject,
+			       cua_verdict_name(bad->verdict), bad->message);
+			failed++;
+		}
+		fflush(stdout);
+		cJSON *tj = cJSON_CreateObject();
+		cJSON_AddStringToObject(tj, "id", t->id);
+		cJSON_AddBoolToObject(tj, "ok", ok);
+		cJSON *bs = cJSON_AddArrayToObject(tj, "baselines");
+		for (int k = 0; k < r.n_base; k++)
+			cJSON_AddItemToArray(bs, eval_summary(&r.base[k]));
+		cJSON *dj = cJSON_AddObjectToObject(tj, "degeneracy");
+		cJSON_AddStringToObject(dj, "verdict", cua_verdict_name(de.verdict));
+		cJSON_AddStringToObject(dj, "message", de.message);
+		cJSON *cs = cJSON_AddArrayToObject(dj, "checks");
+		for (int k = 0; k < d.n; k++) {
+			cJSON *c = cJSON_CreateObject();
+			cJSON_AddStringToObject(c, "shape", d.c[k].shape);
+			cJSON_AddStringToObject(c, "check", d.c[k].check);
+			cJSON_AddStringToObject(c, "output", d.c[k].output);
+			cJSON_AddNumberToObject(c, "differ", d.c[k].differ);
+			cJSON_AddBoolToObject(c, "ok", d.c[k].ok);
+			cJSON_AddItemToArray(cs, c);
+		}
+		cJSON_AddItemToArray(arr, tj);
+		cua_eval_clear(&de);
+		cua_report_free(&r);
+	}
+	cJSON_AddItemToObject(doc, "device", cua_device_to_json(&dev));
+	cJSON_AddNumberToObject(doc, "seconds", cua_now() - t0);
+	printf("selftest: %.1f s on %s\n", cua_now() - t0, dev.known ? dev.name : "?");
+	printf("%d passed, %d failed\n", passed, failed);
+	if (out) {
+		char *s = cJSON_Print(doc);
+		if (cua_write_file(out, s, strlen(s), err, sizeof(err)) != CUA_OK)
+			fprintf(stderr, "cuarena selftest: %s\n", err);
+		free(s);
+	}
+	if (cli->json) {
+		char *s = cJSON_Print(doc);
+		printf("%s\n", s);
+		free(s);
+	}
+	cJSON_Delete(doc);
+	cua_catalogue_free(&cat);
+	free(names);
+	return failed ? CUA_EXIT_FAILED : CUA_EXIT_OK;
+}
