@@ -583,6 +583,8 @@ enum cua_status cua_report_run(const struct cua_task *t, const char *src_path,
 			goto out;
 		r->n_base++;
 	}
+	if (r->device.known)
+		cua_report_import_torch(o->root, r->device.name, r);
 	if (src_path) {
 		if (threaded) {
 			pthread_join(cb.thread, NULL);
@@ -655,17 +657,54 @@ cJSON *cua_report_to_json(const struct cua_report *r)
 	return o;
 }
 
-void cua_ceilings_path(const char *root, const char *gpu, char *buf, size_t len)
+static void gpu_file_name(const char *gpu, char *name, size_t len)
 {
-	char name[128];
 	size_t j = 0;
-	for (size_t i = 0; gpu[i] && j + 1 < sizeof(name); i++) {
+	for (size_t i = 0; gpu[i] && j + 1 < len; i++) {
 		char c = gpu[i];
 		bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
 		          (c >= '0' && c <= '9') || c == '.' || c == '_';
 		name[j++] = ok ? c : '-';
 	}
 	name[j] = '\0';
+}
+
+void cua_report_import_torch(const char *root, const char *gpu, struct cua_report *r)
+{
+	char name[128], path[4300], *buf = NULL;
+	size_t len = 0;
+	static const char *const keys[][2] = {{"eager_ms", "torch-eager"},
+	                                      {"compile_ms", "torch-compile"}};
+
+	gpu_file_name(gpu, name, sizeof(name));
+	snprintf(path, sizeof(path), "%s/baselines/torch/%s.json", root, name);
+	if (cua_read_file(path, 16 << 20, &buf, &len, NULL, 0) != CUA_OK)
+		return;
+	cJSON *j = cJSON_ParseWithLength(buf, len);
+	free(buf);
+	const cJSON *task = cJSON_GetObjectItemCaseSensitive(
+	    cJSON_GetObjectItemCaseSensitive(j, "tasks"), r->task->id);
+	const char *ver = str(j, "torch");
+	for (size_t k = 0; k < CUA_ARRAY_LEN(keys); k++) {
+		double ms = num(task, keys[k][0]);
+		if (!(ms > 0) || r->n_base >= (int)CUA_ARRAY_LEN(r->base))
+			continue;
+		struct cua_eval *e = &r->base[r->n_base++];
+		cua_eval_init(e, keys[k][1]);
+		e->imported = true;
+		snprintf(e->message, sizeof(e->message), "imported from baselines/torch/%.100s.json "
+		         "(torch %.40s)", name, ver);
+		e->timing.done = true;
+		e->timing.event_ms.n = (int)num(task, "samples");
+		e->timing.event_ms.median = ms;
+	}
+	cJSON_Delete(j);
+}
+
+void cua_ceilings_path(const char *root, const char *gpu, char *buf, size_t len)
+{
+	char name[128];
+	gpu_file_name(gpu, name, sizeof(name));
 	snprintf(buf, len, "%s/results/device/%s.json", root, name);
 }
 

@@ -96,7 +96,8 @@ struct cua_report {
 	bool has_candidate;
 	struct cua_eval candidate;
 	int n_base;
-	struct cua_eval base[CUA_MAX_BASELINES + 1];   /* [0] = nvcc reference */
+	struct cua_eval base[CUA_MAX_BASELINES + 3];   /* [0] = nvcc reference; imported
+	                                                 * torch-eager/-compile last */
 };
 
 /* Evaluates the candidate (if src_path) and every baseline of the task. */
@@ -110,6 +111,11 @@ double cua_speedup(const struct cua_eval *baseline, const struct cua_eval *cand)
 
 struct cJSON *cua_report_to_json(const struct cua_report *r);
 struct cJSON *cua_device_to_json(const struct cua_device *d);
+
+/* Adds the imported torch-eager / torch-compile figures of task t for GPU `gpu`
+ * (root/baselines/torch/<GPU>.json, written by tools/torch_check.py) to r.
+ * Missing file or task: nothing added. */
+void cua_report_import_torch(const char *root, const char *gpu, struct cua_report *r);
 
 /* Loads ceilings for a GPU model from root/results/device/<model>.json. */
 enum cua_status cua_ceilings_load(const char *root, const char *gpu,

@@ -7,7 +7,9 @@
 
 static void print_eval_row(const struct cua_eval *e, const struct cua_report *r)
 {
-	printf("%-22s %-16s", e->subject, cua_verdict_name(e->verdict));
+	char name[80];
+	snprintf(name, sizeof(name), "%s%s", e->subject, e->imported ? "*" : "");
+	printf("%-22s %-16s", name, cua_verdict_name(e->verdict));
 	if (e->verdict == CUA_VERDICT_OK && e->timing.done) {
 		const struct cua_stats *s = &e->timing.event_ms;
 		printf(" %10.4f %9.4f %4d", s->median, s->iqr, s->n);
@@ -17,7 +19,10 @@ static void print_eval_row(const struct cua_eval *e, const struct cua_report *r)
 			printf(" %6s", "-");
 	} else
 		printf(" %10s %9s %4s %6s", "-", "-", "-", "-");
-	printf("   %s%.2f s\n", e->cache_hit ? "cached " : "", e->compile_s);
+	if (e->imported)
+		printf("   imported\n");
+	else
+		printf("   %s%.2f s\n", e->cache_hit ? "cached " : "", e->compile_s);
 	(void)r;
 }
 
@@ -114,6 +119,11 @@ int cua_cli_report(struct cua_cli *cli, const char *task, const char *src,
 			print_eval_row(&r.candidate, &r);
 		for (int i = 0; i < r.n_base; i++)
 			print_eval_row(&r.base[i], &r);
+		for (int i = 0; i < r.n_base; i++)
+			if (r.base[i].imported) {
+				printf("* imported: %s\n", r.base[i].message);
+				break;
+			}
 		printf("\n");
 		if (src) {
 			print_checks(&r.candidate);

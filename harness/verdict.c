@@ -121,6 +121,8 @@ cJSON *cua_eval_to_json(const struct cua_eval *e)
 	cJSON_AddStringToObject(o, "subject", e->subject);
 	cJSON_AddStringToObject(o, "verdict", cua_verdict_name(e->verdict));
 	cJSON_AddStringToObject(o, "message", e->message);
+	if (e->imported)
+		cJSON_AddBoolToObject(o, "imported", true);
 	cJSON *c = cJSON_AddObjectToObject(o, "compile");
 	cJSON_AddBoolToObject(c, "cache_hit", e->cache_hit);
 	cJSON_AddNumberToObject(c, "seconds", e->compile_s);
@@ -260,6 +262,7 @@ enum cua_status cua_eval_from_json(const cJSON *j, struct cua_eval *e, char *err
 		return CUA_E_PARSE;
 	}
 	get_str(&r, j, "message", e->message, sizeof(e->message), false);
+	e->imported = get_bool(j, "imported");
 	const cJSON *c = cJSON_GetObjectItemCaseSensitive(j, "compile");
 	if (cJSON_IsObject(c)) {
 		e->cache_hit = get_bool(c, "cache_hit");

@@ -64,6 +64,8 @@ struct cua_timing {
 
 struct cua_eval {
 	char subject[64];             /* "candidate", "nvcc", "cublas/sgemm" */
+	bool imported;                /* a figure read from baselines/torch/, not measured
+	                               * in this invocation (torch-eager, torch-compile) */
 	enum cua_verdict verdict;
 	char message[CUA_MSG_LEN];    /* human sentence; empty when ok */
 	/* compile */

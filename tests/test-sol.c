@@ -305,3 +305,49 @@ Test(sol, speedup_is_zero_when_either_side_was_not_timed)
 	cand.timing.event_ms.median = 0;
 	cr_expect_eq(cua_speedup(&base, &cand), 0, "a zero median is no time at all");
 }
+
+/* ---- imported torch baselines ---------------------------------------------- */
+
+Test(sol, torch_figures_are_imported_as_marked_baselines)
+{
+	struct cua_task *t = load("001-copy");
+	struct cua_report r;
+	memset(&r, 0, sizeof(r));
+	r.task = t;
+	r.n_base = 1;
+	cua_eval_init(&r.base[0], "nvcc");
+	cua_report_import_torch(sol_root(), "Test GPU", &r);
+	cr_assert_eq(r.n_base, 3);
+	cr_expect_str_eq(r.base[1].subject, "torch-eager");
+	cr_expect_str_eq(r.base[2].subject, "torch-compile");
+	cr_expect(r.base[1].imported && r.base[2].imported);
+	cr_expect_eq(r.base[2].timing.event_ms.median, 1.25);
+	cr_expect(strstr(r.base[1].message, "2.11.0+cu130"), "%s", r.base[1].message);
+
+	/* a candidate at 0.5 ms is 2.5x faster than torch.compile */
+	struct cua_eval c;
+	cua_eval_init(&c, "candidate");
+	c.timing.done = true;
+	c.timing.event_ms.median = 0.5;
+	cr_expect_eq(cua_speedup(&r.base[2], &c), 2.5);
+	cJSON *j = cua_eval_to_json(&r.base[1]);
+	cr_expect(cJSON_IsTrue(cJSON_GetObjectItem(j, "imported")));
+	cJSON_Delete(j);
+	cua_task_free(t);
+}
+
+Test(sol, only_the_figures_a_task_has_are_imported)
+{
+	struct cua_task *t = load("002-gemm");
+	struct cua_report r;
+	memset(&r, 0, sizeof(r));
+	r.task = t;
+	cua_report_import_torch(sol_root(), "Test GPU", &r);
+	cr_expect_eq(r.n_base, 1);
+	cr_expect_str_eq(r.base[0].subject, "torch-eager");
+	memset(&r, 0, sizeof(r));
+	r.task = t;
+	cua_report_import_torch(sol_root(), "Other GPU", &r);
+	cr_expect_eq(r.n_base, 0, "no file for this GPU: nothing imported");
+	cua_task_free(t);
+}

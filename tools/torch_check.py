@@ -1,0 +1,243 @@
+#!/usr/bin/env python3
+"""torch_check.py — cross-validate the catalogue against PyTorch on the GPU machine.
+
+    build/cuarena selftest --dump /tmp/dump          # inputs + fp64 oracle outputs
+    python3 tools/torch_check.py --dump /tmp/dump [--time] [--out FILE] [--only SUBSTR]
+
+Check: for every task with a dump, each check shape's inputs (exactly the harness's,
+read from the dump) are fed to the task's `torch` expression in float64, and our
+fp64 oracle must agree with PyTorch within the task's tolerance.
+
+Time (--time): at the timed shape, on random inputs drawn from the task's
+distributions (never zeros), torch eager and torch.compile (default mode) are timed
+in strict fp32 (TF32 off for matmul and cuDNN) with CUDA events, an L2 flush
+(256 MiB written) before every sample, warm-up first, median of the samples. The
+result (torch version, GPU, driver) is what the harness imports as the
+`torch-eager` and `torch-compile` baselines (baselines/torch/<GPU>.json).
+
+Prints one line per task and a final "N passed, N failed".
+"""
+import argparse
+import datetime
+import glob
+import json
+import math
+import os
+import re
+import sys
+import time
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+DTYPES = {"f32": np.float32, "f64": np.float64, "i32": np.int32, "i64": np.int64,
+          "u8": np.uint8}
+
+
+def load_tasks(root):
+    tasks = []
+    for path in sorted(glob.glob(os.path.join(root, "tasks", "L*", "*", "task.json"))):
+        folder = os.path.dirname(path)
+        with open(path) as f:
+            t = json.load(f)
+        t["_folder"] = os.path.basename(folder)
+        t["_id"] = "%s/%s" % (os.path.basename(os.path.dirname(folder)), t["_folder"])
+        tasks.append(t)
+    return tasks
+
+
+def make_fn(task):
+    names = [i["name"] for i in task["inputs"]]
+    src = "def _f(%s):\n    return %s\n" % (", ".join(names), task["torch"])
+    env = {"torch": torch, "F": F, "math": math}
+    exec(src, env)
+    return env["_f"], names
+
+
+def check_task(task, dump_dir):
+    man_path = os.path.join(dump_dir, task["_folder"], "manifest.json")
+    if not os.path.exists(man_path):
+        return None, "no dump"
+    with open(man_path) as f:
+        man = json.load(f)
+    fn, names = make_fn(task)
+    atol, rtol = task["tolerance"]["atol"], task["tolerance"]["rtol"]
+    worst = 0.0
+    for shape in man["shapes"]:
+        ins, oracle = {}, []
+        for t in shape["tensors"]:
+            arr = np.fromfile(os.path.join(dump_dir, task["_folder"], t["file"]),
+                              dtype=DTYPES[t["dtype"]]).reshape(t["shape"])
+            x = torch.from_numpy(arr.copy()).cuda()
+            if t["role"] == "input":
+                ins[t["name"]] = x.double() if x.is_floating_point() else x
+            else:
+                oracle.append(x)
+        with torch.no_grad():
+            got = fn(*[ins[n] for n in names])
+        if not isinstance(got, (tuple, list)):
+            got = [got]
+        if len(got) != len(oracle):
+            return False, "shape %s: torch gives %d outputs, the task %d" % (
+                shape["name"], len(got), len(oracle))
+        for g, o in zip(got, oracle):
+            g = g.reshape(o.shape) if g.numel() == o.numel() else g
+            if g.shape != o.shape:
+                return False, "shape %s: torch output %s vs oracle %s" % (
+                    shape["name"], tuple(g.shape), tuple(o.shape))
+            if not o.is_floating_point():
+                bad = (g.to(o.dtype) != o).sum().item()
+                if bad:
+                    return False, "shape %s: %d integer elements differ" % (shape["name"], bad)
+                continue
+            g = g.double()
+            diff = (o - g).abs()
+            tol = atol + rtol * g.abs()
+            nan_ok = torch.isnan(o) == torch.isnan(g)
+            bad = (~((diff <= tol) | (torch.isnan(o) & torch.isnan(g)))).sum().item()
+            if bad or not bool(nan_ok.all()):
+                i = int(torch.argmax((diff - tol).nan_to_num(1e300)).item())
+                return False, "shape %s: %d elements out of tolerance; first worst: oracle %r torch %r" % (
+                    shape["name"], bad, o.flatten()[i].item(), g.flatten()[i].item())
+            worst = max(worst, float(diff.max().item()) if diff.numel() else 0.0)
+    return True, "max |oracle - torch| = %.3g" % worst
+
+
+def eval_dims(task, shape):
+    env = dict(shape["dims"])
+    for k, v in task.get("params", {}).items():
+        if float(v).is_integer():
+            env[k] = int(v)
+    def ev(expr):
+        expr = str(expr)
+        if not re.fullmatch(r"[A-Za-z0-9_+\-*/%() ]+", expr):
+            raise ValueError("bad expression %r" % expr)
+        # integer semantics of the harness: / truncates
+        return int(eval(expr.replace("/", "//"), {"__builtins__": {}}, env))
+    return ev
+
+
+def random_input(spec, shape):
+    init = spec["init"]
+    dt = {"f32": torch.float32, "f64": torch.float64, "i32": torch.int32,
+          "i64": torch.int64, "u8": torch.uint8}[spec["dtype"]]
+    d = init["dist"]
+    if d == "uniform":
+        return torch.rand(shape, device="cuda", dtype=torch.float32).mul_(
+            init["high"] - init["low"]).add_(init["low"]).to(dt)
+    if d == "normal":
+        return torch.randn(shape, device="cuda", dtype=torch.float32).mul_(
+            init["std"]).add_(init["mean"]).to(dt)
+    if d == "int":
+        return torch.randint(int(init["low"]), int(init["high"]) + 1, shape,
+                             device="cuda", dtype=dt)
+    return (torch.rand(shape, device="cuda") < init["p"]).to(dt)
+
+
+def time_fn(fn, args, samples=20):
+    flush = torch.empty(256 << 20, dtype=torch.uint8, device="cuda")
+    for _ in range(3):
+        fn(*args)
+    torch.cuda.synchronize()
+    times = []
+    for i in range(samples):
+        flush.fill_(i & 0xff)
+        torch.cuda.synchronize()
+        a = torch.cuda.Event(enable_timing=True)
+        b = torch.cuda.Event(enable_timing=True)
+        a.record()
+        fn(*args)
+        b.record()
+        torch.cuda.synchronize()
+        times.append(a.elapsed_time(b))
+    return float(np.median(times)), len(times)
+
+
+def time_task(task):
+    fn, names = make_fn(task)
+    timed = [s for s in task["shapes"] if s.get("timed")][0]
+    ev = eval_dims(task, timed)
+    args = [random_input(i, [ev(e) for e in i["shape"]]) for i in task["inputs"]]
+    with torch.no_grad():
+        eager, n = time_fn(fn, args)
+        t0 = time.time()
+        cfn = torch.compile(fn)
+        cfn(*args)
+        compile_s = time.time() - t0
+        compiled, _ = time_fn(cfn, args)
+    del args
+    torch.cuda.empty_cache()
+    return {"eager_ms": eager, "compile_ms": compiled, "samples": n,
+            "compile_build_s": compile_s}
+
+
+def driver_version():
+    try:
+        with open("/sys/module/nvidia/version") as f:
+            return f.read().strip()
+    except OSError:
+        return ""
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--root", default=os.path.join(os.path.dirname(__file__), ".."))
+    ap.add_argument("--dump", help="directory written by cuarena selftest --dump")
+    ap.add_argument("--time", action="store_true", help="time torch eager and compile")
+    ap.add_argument("--only", help="only tasks whose id contains this")
+    ap.add_argument("--out", help="write the JSON here (baselines/torch/<GPU>.json)")
+    a = ap.parse_args()
+
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cudnn.allow_tf32 = False
+    torch.set_float32_matmul_precision("highest")
+    gpu = torch.cuda.get_device_name(0)
+    doc = {"schema": 1, "gpu": gpu, "driver": driver_version(),
+           "torch": torch.__version__, "cuda": torch.version.cuda,
+           "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+           "method": "strict fp32 (TF32 off); CUDA events; 256 MiB L2 flush before each of "
+                     "20 samples after 3 warm-ups; median; torch.compile default mode",
+           "tasks": {}}
+    passed = failed = 0
+    for task in load_tasks(a.root):
+        if a.only and a.only not in task["_id"]:
+            continue
+        if "torch" not in task:
+            print("SKIP %s: no torch expression" % task["_id"])
+            continue
+        entry = {}
+        ok = True
+        try:
+            if a.dump:
+                good, msg = check_task(task, a.dump)
+                if good is None:
+                    print("SKIP %s check: %s" % (task["_id"], msg))
+                else:
+                    entry["check"] = {"ok": good, "message": msg}
+                    ok &= good
+                    print("%s %s oracle vs torch fp64: %s" % ("PASS" if good else "FAIL",
+                                                               task["_id"], msg))
+            if a.time:
+                entry.update(time_task(task))
+                print("     %s eager %.4f ms, compile %.4f ms (built in %.1f s)" % (
+                    task["_id"], entry["eager_ms"], entry["compile_ms"],
+                    entry["compile_build_s"]))
+        except Exception as e:  # a broken expression is a failure of that task
+            ok = False
+            entry["error"] = "%s: %s" % (type(e).__name__, e)
+            print("FAIL %s: %s" % (task["_id"], entry["error"]))
+        sys.stdout.flush()
+        doc["tasks"][task["_id"]] = entry
+        passed += ok
+        failed += not ok
+    if a.out:
+        os.makedirs(os.path.dirname(os.path.abspath(a.out)), exist_ok=True)
+        with open(a.out, "w") as f:
+            json.dump(doc, f, indent=1, sort_keys=True)
+    print("%d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
