@@ -34,6 +34,7 @@ int cmd_eval(struct cua_cli *cli, int argc, char **argv);
 int cmd_baselines(struct cua_cli *cli, int argc, char **argv);
 int cmd_doctor(struct cua_cli *cli, int argc, char **argv);
 int cmd_selftest(struct cua_cli *cli, int argc, char **argv);
+int cmd_catalogue(struct cua_cli *cli, int argc, char **argv);
 
 /* Prints "cuarena NAME: usage: ..." to stderr and returns CUA_EXIT_USAGE. */
 int cua_cli_usage(const char *name);

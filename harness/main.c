@@ -10,6 +10,7 @@
 /* Sorted by name; usage text lives here once. */
 static const struct cua_command commands[] = {
 	{"baselines", cmd_baselines, "cuarena baselines TASK [--json] [--no-time]"},
+	{"catalogue", cmd_catalogue, "cuarena catalogue [--selftest FILE] [--torch FILE]"},
 	{"doctor", cmd_doctor, "cuarena doctor [--measure] [--json]"},
 	{"eval", cmd_eval, "cuarena eval TASK FILE.cu [--json] [--no-time] [--max-time-s S]"},
 	{"list", cmd_list, "cuarena list [--level N] [--json]"},
