@@ -247,5 +247,33 @@ fi
 cua doctor --bogus
 expect_rc 2 "doctor with an unknown option is a usage error"
 
+# ---- selftest and catalogue --------------------------------------------------
+cua selftest relu
+if [ "$HAVE_GPU" -eq 0 ]; then
+	expect_rc 3 "selftest without a GPU is an environment error"
+	expect_in "$ERR" "--compile-only" "selftest without a GPU points at --compile-only"
+else
+	skip "selftest's exit status without a GPU (this machine has /dev/nvidia*)"
+fi
+cua selftest nosuchtask
+expect_rc 2 "selftest of an unknown task is a usage error"
+cua selftest --jobs 0 relu
+expect_rc 2 "selftest --jobs 0 is a usage error"
+if [ -n "$NVCC_RELEASE" ]; then
+	cua selftest --compile-only relu
+	expect_rc 0 "selftest --compile-only builds a task's reference and baselines"
+	expect_in "$OUT" "PASS L1/021-relu reference" "selftest --compile-only names the reference"
+	expect_in "$OUT" "2 passed, 0 failed" "selftest --compile-only counts reference and baseline"
+else
+	skip "selftest --compile-only (no nvcc here)"
+fi
+
+cua catalogue
+expect_in "$OUT" "| L1/021-relu | ReLU" "catalogue prints a markdown row per task"
+expect_in "$OUT" "6.44 GB" "catalogue evaluates bytes at the timed shape"
+cua catalogue --selftest /nonexistent.json
+expect_rc 2 "catalogue with a missing selftest file is a usage error"
+expect_in "$ERR" "/nonexistent.json" "catalogue names the missing file"
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
