@@ -20,7 +20,7 @@ CFLAGS    ?= -O2 -g
 CFLAGS    += -std=c11 $(WARN) -D_GNU_SOURCE -Iinclude -Iharness -I$(CUDA_HOME)/include
 NVFLAGS   := -O3 -g -std=c++17 -Iinclude -Iharness -gencode=arch=compute_90a,code=sm_90a \
              -Xcompiler -Wall,-Wextra,-Werror,-Wno-unused-parameter,-fPIC
-LDLIBS    := -L$(CUDA_HOME)/lib64 -lcjson -lcrypto -lcudart -lcublas -ldl -lm -lpthread -lstdc++
+LDLIBS    := -L$(CUDA_HOME)/lib64 -lcjson -lcurl -lcrypto -lcudart -lcublas -ldl -lm -lpthread -lstdc++
 RPATH     := -Wl,-rpath,'$$ORIGIN' -Wl,-rpath,$(CUDA_HOME)/lib64
 
 ifeq ($(SANITIZE),1)
@@ -31,8 +31,10 @@ endif
 HARNESS_C   := $(filter-out harness/main.c,$(wildcard harness/*.c))
 HARNESS_CU  := $(wildcard harness/*.cu)
 AGENTS_C    := $(wildcard agents/*.c)
-LIB_OBJS    := $(HARNESS_C:%.c=$(BUILD)/obj/%.o) $(HARNESS_CU:%.cu=$(BUILD)/obj/%.o) \
-               $(AGENTS_C:%.c=$(BUILD)/obj/%.o)
+LIB_OBJS    := $(HARNESS_C:%.c=$(BUILD)/obj/%.o) $(HARNESS_CU:%.cu=$(BUILD)/obj/%.o)
+# Agent backends register themselves in a linker section: linked as objects (not
+# from the archive) so none is dropped.
+AGENT_OBJS  := $(AGENTS_C:%.c=$(BUILD)/obj/%.o)
 LIB         := $(BUILD)/libcuarena.a
 
 TEST_SRCS   := $(wildcard tests/test-*.c)
@@ -47,7 +49,7 @@ BENCH_SRCS  := $(wildcard bench/*.c)
 .PHONY: all test gpu-test bench bundle deps install clean check-nvcc
 all: $(BUILD)/cuarena
 
-$(BUILD)/obj/%.o: %.c $(wildcard harness/*.h) include/cuarena.h
+$(BUILD)/obj/%.o: %.c $(wildcard harness/*.h agents/*.h) include/cuarena.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c $< -o $@
 
@@ -59,11 +61,11 @@ $(LIB): $(LIB_OBJS)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
-$(BUILD)/cuarena: $(BUILD)/obj/harness/main.o $(LIB)
+$(BUILD)/cuarena: $(BUILD)/obj/harness/main.o $(AGENT_OBJS) $(LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(RPATH) $(LDLIBS)
 
 # ---- CPU tests (Criterion) -------------------------------------------------
-$(BUILD)/test-suite: $(TEST_OBJS) $(LIB)
+$(BUILD)/test-suite: $(TEST_OBJS) $(AGENT_OBJS) $(LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(RPATH) -lcriterion $(LDLIBS)
 
 $(BUILD)/tests/helpers/%: tests/helpers/%.c
@@ -79,14 +81,14 @@ test: $(BUILD)/cuarena $(BUILD)/test-suite $(HELPERS) $(SOFIXTURES)
 	tests/cli.sh $(BUILD)/cuarena
 
 # ---- GPU suite (plain runner, no Criterion on the GPU machine) -------------
-$(BUILD)/gpu-test: $(GPU_SRCS) $(LIB)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(GPU_SRCS) $(LIB) $(RPATH) $(LDLIBS)
+$(BUILD)/gpu-test: $(GPU_SRCS) $(AGENT_OBJS) $(LIB)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(GPU_SRCS) $(AGENT_OBJS) $(LIB) $(RPATH) $(LDLIBS)
 
 gpu-test: $(BUILD)/cuarena $(BUILD)/gpu-test
 	$(BUILD)/gpu-test
 
-$(BUILD)/bench: $(BENCH_SRCS) $(LIB)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(BENCH_SRCS) $(LIB) $(RPATH) $(LDLIBS)
+$(BUILD)/bench: $(BENCH_SRCS) $(AGENT_OBJS) $(LIB)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(BENCH_SRCS) $(AGENT_OBJS) $(LIB) $(RPATH) $(LDLIBS)
 
 bench: $(BUILD)/cuarena $(BUILD)/bench
 	$(BUILD)/bench
