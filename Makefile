@@ -16,8 +16,10 @@ BUILD     ?= build
 PREFIX    ?= /usr/local
 
 WARN      := -Wall -Wextra -Werror -Wno-unused-parameter
+GIT_SHA   := $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
 CFLAGS    ?= -O2 -g
-CFLAGS    += -std=c11 $(WARN) -D_GNU_SOURCE -Iinclude -Iharness -I$(CUDA_HOME)/include
+CFLAGS    += -std=c11 $(WARN) -D_GNU_SOURCE -Iinclude -Iharness -I$(CUDA_HOME)/include \
+             -DCUA_GIT_SHA='"$(GIT_SHA)"'
 NVFLAGS   := -O3 -g -std=c++17 -Iinclude -Iharness -gencode=arch=compute_90a,code=sm_90a \
              -Xcompiler -Wall,-Wextra,-Werror,-Wno-unused-parameter,-fPIC
 LDLIBS    := -L$(CUDA_HOME)/lib64 -lcjson -lcurl -lcrypto -lcudart -lcublas -ldl -lm -lpthread -lstdc++

@@ -35,6 +35,8 @@ int cmd_baselines(struct cua_cli *cli, int argc, char **argv);
 int cmd_doctor(struct cua_cli *cli, int argc, char **argv);
 int cmd_selftest(struct cua_cli *cli, int argc, char **argv);
 int cmd_catalogue(struct cua_cli *cli, int argc, char **argv);
+int cmd_run(struct cua_cli *cli, int argc, char **argv);
+int cmd_env(struct cua_cli *cli, int argc, char **argv);
 
 /* Prints "cuarena NAME: usage: ..." to stderr and returns CUA_EXIT_USAGE. */
 int cua_cli_usage(const char *name);

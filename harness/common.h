@@ -23,6 +23,12 @@ enum cua_status {
 	CUA_E_TIMEOUT = 9,
 };
 
+/* The harness's version, and the commit it was built from (set by the Makefile). */
+#define CUA_VERSION "0.2.0"
+#ifndef CUA_GIT_SHA
+#define CUA_GIT_SHA "unknown"
+#endif
+
 /* Size of every caller-provided error buffer. */
 #define CUA_ERR_LEN 1024
 

@@ -516,6 +516,38 @@ enum cua_status cua_eval_degeneracy(const struct cua_task *t,
 	return st;
 }
 
+enum cua_status cua_build_candidate(const struct cua_task *t, const char *src_path,
+                                    const struct cua_eval_opts *o, struct cua_build *b,
+                                    char *err, size_t errlen)
+{
+	struct cua_build_opts bo = o->build;
+	struct cua_symcheck_policy pol;
+	subject_libs(t, CUA_SUBJECT_CANDIDATE, "candidate", &bo, &pol);
+	return cua_build_so(src_path, &bo, b, err, errlen);
+}
+
+enum cua_status cua_eval_built(const struct cua_task *t, const char *src_path,
+                               const struct cua_eval_opts *o, struct cua_build *b,
+                               struct cua_eval *e, struct cua_device *dev, char *err,
+                               size_t errlen)
+{
+	return eval_with(t, src_path, CUA_SUBJECT_CANDIDATE, "candidate", o, b, e, dev, err,
+	                 errlen);
+}
+
+const struct cua_eval *cua_report_best_library(const struct cua_report *r)
+{
+	const struct cua_eval *best = NULL;
+	for (int i = 1; i < r->n_base; i++) {
+		const struct cua_eval *b = &r->base[i];
+		if (b->imported || b->verdict != CUA_VERDICT_OK || !b->timing.done)
+			continue;
+		if (!best || b->timing.event_ms.median < best->timing.event_ms.median)
+			best = b;
+	}
+	return best;
+}
+
 double cua_speedup(const struct cua_eval *baseline, const struct cua_eval *cand)
 {
 	if (baseline->verdict != CUA_VERDICT_OK || cand->verdict != CUA_VERDICT_OK ||

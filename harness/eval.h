@@ -9,6 +9,7 @@
 #include "verdict.h"
 
 struct cJSON;
+struct cua_report;
 
 /* The GPU as the runner child saw it. */
 struct cua_device {
@@ -81,6 +82,22 @@ enum cua_status cua_eval_degeneracy(const struct cua_task *t,
                                     const char *dump_dir, struct cua_eval *e,
                                     struct cua_degeneracy *d, struct cua_device *dev,
                                     char *err, size_t errlen);
+
+/* A candidate's evaluation in two halves, so that builds (CPU) can run in
+ * parallel while evaluations (GPU) take turns: cua_build_candidate compiles with
+ * the task's library policy; cua_eval_built judges that build (it takes over b's
+ * heap members). */
+enum cua_status cua_build_candidate(const struct cua_task *t, const char *src_path,
+                                    const struct cua_eval_opts *o, struct cua_build *b,
+                                    char *err, size_t errlen);
+enum cua_status cua_eval_built(const struct cua_task *t, const char *src_path,
+                               const struct cua_eval_opts *o, struct cua_build *b,
+                               struct cua_eval *e, struct cua_device *dev, char *err,
+                               size_t errlen);
+
+/* The fastest correct, measured (not imported) library baseline of a report, or
+ * NULL when the task has none. */
+const struct cua_eval *cua_report_best_library(const struct cua_report *r);
 
 /* Path of a task's baseline source ("cublas/sgemm" → root/baselines/cublas/sgemm.cu). */
 void cua_baseline_path(const char *root, const char *name, char *buf, size_t len);

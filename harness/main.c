@@ -12,8 +12,12 @@ static const struct cua_command commands[] = {
 	{"baselines", cmd_baselines, "cuarena baselines TASK [--json] [--no-time]"},
 	{"catalogue", cmd_catalogue, "cuarena catalogue [--selftest FILE] [--torch FILE]"},
 	{"doctor", cmd_doctor, "cuarena doctor [--measure] [--json]"},
+	{"env", cmd_env, "cuarena env   (reset/step as JSON lines on stdin/stdout)"},
 	{"eval", cmd_eval, "cuarena eval TASK FILE.cu [--json] [--no-time] [--max-time-s S]"},
 	{"list", cmd_list, "cuarena list [--level N] [--json]"},
+	{"run", cmd_run, "cuarena run --agent NAME [--agent-config F.json] [--agent-version V] "
+	                 "[--level N] [--tasks GLOB] [--turns T] [--reward cuda-agent|kevin|"
+	                 "log-speedup] [--jobs N] [--out DIR] [--max-time-s S]"},
 	{"selftest", cmd_selftest, "cuarena selftest [TASK...] [--compile-only] [--jobs N] "
 	                           "[--no-time] [--max-time-s S] [--dump DIR] [--out FILE] [--json]"},
 	{"show", cmd_show, "cuarena show TASK [--json]"},

@@ -275,5 +275,60 @@ cua catalogue --selftest /nonexistent.json
 expect_rc 2 "catalogue with a missing selftest file is a usage error"
 expect_in "$ERR" "/nonexistent.json" "catalogue names the missing file"
 
+# ---- env (reset/step over JSON lines) -----------------------------------------
+env_session() {
+	LAST="env <<< $*"
+	printf '%s\n' "$@" | "$BIN" env >"$OUT" 2>"$ERR"
+	RC=$?
+}
+# jline N EXPR WHAT: EXPR is true of the JSON on stdout line N (as j)
+jline() {
+	if python3 -c "import json, sys; j = json.loads(open(sys.argv[1]).read().splitlines()[$1 - 1]); sys.exit(0 if ($2) else 1)" \
+		"$OUT" 2>/dev/null; then pass "$3"; else fail "$3"; fi
+}
+env_session '{"cmd":"step","code":"x"}' 'not json' '{"cmd":"reset","task":"nosuchtask"}' \
+	'{"cmd":"reset","task":"relu","turns":2}' '{"cmd":"frob"}' '{"cmd":"close"}'
+expect_rc 0 "env ends cleanly on close"
+jline 1 "j['ok'] is False and 'reset first' in j['error']" "env: step before reset is an error, not a crash"
+jline 2 "j['ok'] is False and j['error'].startswith('line 2:')" "env: a line that is not JSON is named by number"
+jline 3 "j['ok'] is False and 'nosuchtask' in j['error']" "env: reset of an unknown task names it"
+jline 4 "j['ok'] and j['task'] == 'L1/021-relu' and j['turn'] == 1 and 'cua_solve' in j['observation']" \
+	"env: reset returns the task prompt as the first observation"
+jline 5 "j['ok'] is False and 'unknown cmd' in j['error']" "env: an unknown cmd is an error"
+jline 6 "j['ok'] is True" "env: close answers ok"
+if [ -n "$NVCC_RELEASE" ]; then
+	env_session '{"cmd":"reset","task":"relu","turns":2}' \
+		'{"cmd":"step","code":"#include \"cuarena.h\"\nint cua_solve(const struct cua_tensor *i, int a, struct cua_tensor *o, int b, cudaStream_t s) { return this is not C; }\n"}' \
+		'{"cmd":"step","code":"#include \"cuarena.h\"\n#include <stdlib.h>\nint cua_solve(const struct cua_tensor *i, int a, struct cua_tensor *o, int b, cudaStream_t s) { return system(\"true\"); }\n"}' \
+		'{"cmd":"step","code":"int x;"}'
+	jline 2 "j['ok'] and j['turn'] == 1 and j['verdict'] == 'compile_error' and j['reward'] == -1 and 'Compiler output' in j['observation'] and not j['done']" \
+		"env: a step that does not compile is a compile_error with the log fed back"
+	jline 3 "j['ok'] and j['verdict'] == 'forbidden_symbol' and 'system' in j['observation'] and j['done'] and j['rewards'] == [-1, -1]" \
+		"env: the last turn reports the forbidden symbol and ends the episode"
+	jline 4 "j['ok'] is False and 'over' in j['error']" "env: a step after the last turn is refused"
+else
+	skip "env steps (no nvcc here)"
+fi
+
+# ---- run ------------------------------------------------------------------------
+cua run
+expect_rc 2 "run without --agent is a usage error"
+cua run --agent no-such-agent
+expect_rc 2 "run with an unknown agent is a usage error"
+expect_in "$ERR" "replay" "run lists the known agents"
+cua run --agent reference --turns 0
+expect_rc 2 "run --turns 0 is a usage error"
+cua run --agent reference --reward speed
+expect_rc 2 "run with an unknown reward is a usage error"
+printf '[1, 2]\n' > "$WORK/cfg.json"
+cua run --agent reference --agent-config "$WORK/cfg.json"
+expect_rc 2 "run with a config that is not an object is a usage error"
+expect_in "$ERR" "cfg.json" "run names the bad config file"
+if [ "$HAVE_GPU" -eq 0 ]; then
+	cua run --agent reference --tasks relu
+	expect_rc 3 "run without a GPU is an environment error"
+	expect_in "$ERR" "GPU" "run without a GPU says so"
+fi
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

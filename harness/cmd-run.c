@@ -1,0 +1,114 @@
+/* cmd-run.c — `cuarena run --agent NAME ...`: episodes over the catalogue,
+ * results in results/<run-id>/ (docs/RESULTS-FORMAT.md). */
+#include "cli.h"
+#include "run.h"
+
+#include <string.h>
+#include <cjson/cJSON.h>
+
+static cJSON *load_config(const char *path)
+{
+	char *buf = NULL, err[CUA_ERR_LEN];
+	size_t len = 0;
+	if (cua_read_file(path, 1 << 20, &buf, &len, err, sizeof(err)) != CUA_OK) {
+		fprintf(stderr, "cuarena run: %s\n", err);
+		return NULL;
+	}
+	const char *end = NULL;
+	cJSON *j = cJSON_ParseWithLengthOpts(buf, len, &end, false);
+	if (!j || !cJSON_IsObject(j)) {
+		int line = 1;
+		for (const char *p = buf; end && p < end; p++)
+			line += *p == '\n';
+		fprintf(stderr, "cuarena run: %s: line %d: the agent config must be a JSON "
+		                "object\n", path, line);
+		cJSON_Delete(j);
+		j = NULL;
+	}
+	free(buf);
+	return j;
+}
+
+static bool to_int(const char *s, int lo, int hi, int *out)
+{
+	char *end;
+	long v = strtol(s, &end, 10);
+	if (*end || end == s || v < lo || v > hi)
+		return false;
+	*out = (int)v;
+	return true;
+}
+
+int cmd_run(struct cua_cli *cli, int argc, char **argv)
+{
+	struct cua_run_opts o;
+	struct cua_run_summary sum;
+	char err[CUA_ERR_LEN];
+	const char *agent = NULL, *config = NULL;
+	cJSON *cfg = NULL;
+
+	cua_run_opts_init(&o, cli->root, cli->self, cli->cache);
+	o.progress = true;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+		bool ok = v != NULL;
+		if (!strcmp(a, "--agent") && ok)
+			agent = argv[++i];
+		else if (!strcmp(a, "--agent-config") && ok)
+			config = argv[++i];
+		else if (!strcmp(a, "--agent-version") && ok)
+			o.agent_version = argv[++i];
+		else if (!strcmp(a, "--tasks") && ok)
+			o.tasks_glob = argv[++i];
+		else if (!strcmp(a, "--out") && ok)
+			o.out_dir = argv[++i];
+		else if (!strcmp(a, "--level") && ok)
+			ok = to_int(argv[++i], 1, 9, &o.level);
+		else if (!strcmp(a, "--turns") && ok)
+			ok = to_int(argv[++i], 1, CUA_MAX_TURNS, &o.turns);
+		else if (!strcmp(a, "--jobs") && ok)
+			ok = to_int(argv[++i], 1, 256, &o.jobs);
+		else if (!strcmp(a, "--reward") && ok)
+			ok = cua_reward_parse(argv[++i], &o.reward);
+		else if (!strcmp(a, "--max-time-s") && ok) {
+			char *end;
+			o.eval.max_time_s = strtod(argv[++i], &end);
+			ok = !*end && o.eval.max_time_s > 0;
+		} else
+			ok = false;
+		if (!ok) {
+			fprintf(stderr, "cuarena run: bad option or value: %s\n", a);
+			return cua_cli_usage("run");
+		}
+	}
+	if (!agent)
+		return cua_cli_usage("run");
+	o.agent = cua_agent_find(agent);
+	if (!o.agent) {
+		fprintf(stderr, "cuarena run: unknown agent '%s' (agents:", agent);
+		for (const char *const *n = cua_agent_names(); *n; n++)
+			fprintf(stderr, " %s", *n);
+		fprintf(stderr, ")\n");
+		return CUA_EXIT_USAGE;
+	}
+	if (config && !(cfg = load_config(config)))
+		return CUA_EXIT_USAGE;
+	o.agent_config = cfg;
+	enum cua_status st = cua_run(&o, &sum, err, sizeof(err));
+	cJSON_Delete(cfg);
+	if (st != CUA_OK) {
+		fprintf(stderr, "cuarena run: %s\n", err);
+		return st == CUA_E_NO_GPU ? CUA_EXIT_ENV
+		       : st == CUA_E_USAGE || st == CUA_E_PARSE || st == CUA_E_NOT_FOUND
+		           ? CUA_EXIT_USAGE
+		           : CUA_EXIT_FAILED;
+	}
+	double per_hour = sum.wall_s > 0 ? sum.evaluations / (sum.wall_s / 3600) : 0;
+	double idle = sum.wall_s > 0 ? 100 * (1 - sum.gpu_busy_s / sum.wall_s) : 0;
+	printf("run %s: %d/%d tasks done, %d with a correct kernel; %d candidates in %.1f s "
+	       "(%.0f per GPU-hour, GPU idle %.0f%%)%s\n",
+	       sum.out_dir, sum.tasks_done, sum.tasks, sum.tasks_correct, sum.evaluations,
+	       sum.wall_s, per_hour, idle < 0 ? 0 : idle,
+	       sum.interrupted ? "; interrupted" : "");
+	return sum.interrupted ? CUA_EXIT_FAILED : CUA_EXIT_OK;
+}

@@ -1,0 +1,264 @@
+/* episode.c — a multi-turn episode: evaluate the agent's code, reward it, and
+ * say what happened in words an agent can act on. */
+#include "episode.h"
+#include "cli.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <string.h>
+#include <cjson/cJSON.h>
+
+#define LOG_FEEDBACK_MAX 4000   /* compile log bytes fed back */
+
+struct sb {
+	char *s;
+	size_t len, cap;
+};
+
+static void sbf(struct sb *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void sbf(struct sb *b, const char *fmt, ...)
+{
+	va_list ap, ap2;
+	va_start(ap, fmt);
+	va_copy(ap2, ap);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n > 0) {
+		if (b->len + (size_t)n + 1 > b->cap) {
+			size_t cap = b->cap ? b->cap : 1024;
+			while (cap < b->len + (size_t)n + 1)
+				cap *= 2;
+			char *ns = realloc(b->s, cap);
+			CUA_ASSERT(ns);
+			b->s = ns;
+			b->cap = cap;
+		}
+		vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap2);
+		b->len += (size_t)n;
+	}
+	va_end(ap2);
+}
+
+void cua_step_clear(struct cua_step *s)
+{
+	if (s)
+		cua_eval_clear(&s->eval);
+}
+
+enum cua_status cua_episode_begin(struct cua_episode *ep, const struct cua_task *t,
+                                  const struct cua_eval_opts *o,
+                                  const struct cua_report *baselines,
+                                  enum cua_reward_kind reward, int max_turns,
+                                  const char *workdir, pthread_mutex_t *gpu_lock,
+                                  char *err, size_t errlen)
+{
+	memset(ep, 0, sizeof(*ep));
+	if (max_turns < 1 || max_turns > CUA_MAX_TURNS) {
+		cua_errf(err, errlen, "turns must be 1 to %d, not %d", CUA_MAX_TURNS, max_turns);
+		return CUA_E_INVALID;
+	}
+	ep->task = t;
+	ep->opts = o;
+	ep->base = baselines;
+	ep->gpu_lock = gpu_lock;
+	ep->reward_kind = reward;
+	ep->max_turns = max_turns;
+	snprintf(ep->workdir, sizeof(ep->workdir), "%s", workdir);
+	enum cua_status st = cua_mkdirs(workdir, err, errlen);
+	if (st != CUA_OK)
+		return st;
+	ep->obs_text = cua_prompt_render(t, o->root);
+	ep->obs_json = cJSON_CreateObject();
+	cJSON_AddStringToObject(ep->obs_json, "task", t->id);
+	cJSON_AddNumberToObject(ep->obs_json, "turn", 1);
+	cJSON_AddNumberToObject(ep->obs_json, "max_turns", max_turns);
+	cJSON_AddStringToObject(ep->obs_json, "kind", "prompt");
+	return CUA_OK;
+}
+
+/* The words an agent reads after a turn. */
+static char *feedback(const struct cua_episode *ep, const struct cua_step *st)
+{
+	const struct cua_eval *e = &st->eval;
+	struct sb b = {0};
+
+	sbf(&b, "# Turn %d of %d: %s\n\n", st->turn, ep->max_turns,
+	    cua_verdict_name(e->verdict));
+	if (e->message[0])
+		sbf(&b, "%s\n\n", e->message);
+	if ((e->verdict == CUA_VERDICT_COMPILE_ERROR ||
+	     e->verdict == CUA_VERDICT_COMPILE_TIMEOUT) && e->compile_log) {
+		size_t n = strlen(e->compile_log);
+		char *cut = cua_trim_text(e->compile_log, n, LOG_FEEDBACK_MAX);
+		sbf(&b, "Compiler output:\n```\n%s\n```\n\n", cut);
+		free(cut);
+	}
+	for (int i = 0; i < e->n_violations; i++)
+		sbf(&b, "Forbidden: `%s`: %s\n", e->violations[i].symbol, e->violations[i].reason);
+	int bad = 0;
+	for (int i = 0; i < e->n_cases; i++)
+		bad += !e->cases[i].ok;
+	if (e->n_cases) {
+		sbf(&b, "Correctness: %d of %d cases passed.\n", e->n_cases - bad, e->n_cases);
+		for (int i = 0; i < e->n_cases && bad; i++) {
+			const struct cua_case *c = &e->cases[i];
+			if (c->ok)
+				continue;
+			sbf(&b, "- shape %s, %s seed: %llu wrong, %llu NaN, %llu unwritten of %llu "
+			        "in '%s'; first at %s: got %.9g, want %.9g\n",
+			    c->shape, c->secret ? "secret" : c->recheck ? "re-check" : "public",
+			    (unsigned long long)c->n_bad, (unsigned long long)c->n_nan,
+			    (unsigned long long)c->n_unwritten, (unsigned long long)c->n_elems,
+			    c->output, c->first_bad_at, c->got, c->want);
+		}
+		double ma = 0, mr = 0;
+		for (int i = 0; i < e->n_cases; i++) {
+			if (isfinite(e->cases[i].max_abs))
+				ma = fmax(ma, e->cases[i].max_abs);
+			if (isfinite(e->cases[i].max_rel))
+				mr = fmax(mr, e->cases[i].max_rel);
+		}
+		sbf(&b, "Max abs error %.3g, max rel error %.3g (atol %g, rtol %g).\n", ma, mr,
+		    ep->task->atol, ep->task->rtol);
+	}
+	if (e->verdict == CUA_VERDICT_OK && e->timing.done) {
+		const struct cua_stats *s = &e->timing.event_ms;
+		sbf(&b, "\nTiming: median %.4f ms (IQR %.4f, n %d)", s->median, s->iqr, s->n);
+		if (e->pct_sol > 0)
+			sbf(&b, ", %.1f%% of the speed of light (%.4f ms)", e->pct_sol, e->sol_ms);
+		sbf(&b, ".\n");
+		for (int i = 0; i < st->n_speedup; i++) {
+			const struct cua_eval *base = &ep->base->base[i];
+			if (base->verdict != CUA_VERDICT_OK || !base->timing.done)
+				continue;
+			sbf(&b, "- vs %s%s (%.4f ms): %.3fx\n", st->speedup_name[i],
+			    base->imported ? " (imported)" : "", base->timing.event_ms.median,
+			    st->speedup[i]);
+		}
+	}
+	sbf(&b, "\nReward: %g.", st->reward);
+	if (ep->best_turn)
+		sbf(&b, " Best so far: turn %d (%.3fx vs nvcc).", ep->best_turn, ep->best_speedup);
+	if (!st->done)
+		sbf(&b, "\n\nSubmit an improved kernel (one CUDA source defining cua_solve), "
+		        "or stop.\n");
+	else
+		sbf(&b, "\n\nThat was the last turn.\n");
+	return b.s;
+}
+
+static enum cua_status write_source(const char *path, const char *code, char *err,
+                                    size_t errlen)
+{
+	return cua_write_file(path, code, strlen(code), err, errlen);
+}
+
+enum cua_status cua_episode_step(struct cua_episode *ep, const char *code,
+                                 const char *note, struct cua_step *step, char *err,
+                                 size_t errlen)
+{
+	const struct cua_task *t = ep->task;
+	enum cua_status st = CUA_OK;
+	char src[4300];
+
+	memset(step, 0, sizeof(*step));
+	if (ep->done || ep->turn >= ep->max_turns) {
+		cua_errf(err, errlen, "the episode of %s is over", t->id);
+		return CUA_E_INVALID;
+	}
+	step->turn = ++ep->turn;
+	cua_eval_init(&step->eval, "candidate");
+	if (!code) {
+		cua_eval_fail(&step->eval, CUA_VERDICT_COMPILE_ERROR, "no code: %s",
+		              note && note[0] ? note : "the reply had no kernel");
+	} else {
+		cua_sha256_hex(code, strlen(code), step->code_sha);
+		snprintf(src, sizeof(src), "%s/turn-%d.cu", ep->workdir, step->turn);
+		st = write_source(src, code, err, errlen);
+		if (st != CUA_OK)
+			return st;
+		struct cua_build b;
+		/* nvcc on the CPU, in parallel with other episodes... */
+		st = cua_build_candidate(t, src, ep->opts, &b, err, errlen);
+		if (st != CUA_OK)
+			return st;
+		/* ...the GPU one evaluation at a time. */
+		if (ep->gpu_lock)
+			pthread_mutex_lock(ep->gpu_lock);
+		st = cua_eval_built(t, src, ep->opts, &b, &step->eval, NULL, err, errlen);
+		if (ep->gpu_lock)
+			pthread_mutex_unlock(ep->gpu_lock);
+		cua_build_free(&b);
+		if (st != CUA_OK)
+			return st;
+	}
+
+	/* Speedups against every baseline of the task, measured once for the run. */
+	struct cua_turn_outcome out = {.correct = step->eval.verdict == CUA_VERDICT_OK};
+	const struct cua_eval *lib = cua_report_best_library(ep->base);
+	for (int i = 0; i < ep->base->n_base && i < (int)CUA_ARRAY_LEN(step->speedup); i++) {
+		snprintf(step->speedup_name[i], sizeof(step->speedup_name[i]), "%s",
+		         ep->base->base[i].subject);
+		step->speedup[i] = cua_speedup(&ep->base->base[i], &step->eval);
+		step->n_speedup = i + 1;
+	}
+	out.speedup_nvcc = step->n_speedup ? step->speedup[0] : 0;
+	out.speedup_library = lib ? cua_speedup(lib, &step->eval) : 0;
+	step->reward = cua_reward_turn(ep->reward_kind, &out);
+	ep->rewards[step->turn - 1] = step->reward;
+	if (out.correct && (ep->best_turn == 0 || out.speedup_nvcc > ep->best_speedup)) {
+		ep->best_turn = step->turn;
+		ep->best_speedup = out.speedup_nvcc;
+	}
+	step->done = ep->turn >= ep->max_turns;
+	if (step->done) {
+		ep->done = true;
+		snprintf(ep->end_reason, sizeof(ep->end_reason), "turn limit");
+	}
+
+	free(ep->obs_text);
+	cJSON_Delete(ep->obs_json);
+	ep->obs_text = feedback(ep, step);
+	ep->obs_json = cJSON_CreateObject();
+	cJSON_AddStringToObject(ep->obs_json, "task", t->id);
+	cJSON_AddNumberToObject(ep->obs_json, "turn", ep->turn + 1);
+	cJSON_AddNumberToObject(ep->obs_json, "max_turns", ep->max_turns);
+	cJSON_AddStringToObject(ep->obs_json, "kind", "feedback");
+	cJSON_AddItemToObject(ep->obs_json, "result", cua_step_to_json(step));
+	return CUA_OK;
+}
+
+cJSON *cua_step_to_json(const struct cua_step *s)
+{
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddNumberToObject(o, "turn", s->turn);
+	cJSON_AddStringToObject(o, "code_sha256", s->code_sha);
+	cJSON_AddNumberToObject(o, "reward", s->reward);
+	cJSON *sp = cJSON_AddObjectToObject(o, "speedup");
+	for (int i = 0; i < s->n_speedup; i++) {
+		if (s->speedup[i] > 0)
+			cJSON_AddNumberToObject(sp, s->speedup_name[i], s->speedup[i]);
+		else
+			cJSON_AddNullToObject(sp, s->speedup_name[i]);
+	}
+	cJSON_AddItemToObject(o, "eval", cua_eval_to_json(&s->eval));
+	return o;
+}
+
+void cua_episode_end(struct cua_episode *ep, const char *reason)
+{
+	if (!ep->done || !ep->end_reason[0])
+		snprintf(ep->end_reason, sizeof(ep->end_reason), "%s", reason ? reason : "ended");
+	ep->done = true;
+	cua_reward_finish(ep->reward_kind, ep->rewards, ep->turn);
+}
+
+void cua_episode_free(struct cua_episode *ep)
+{
+	if (!ep)
+		return;
+	free(ep->obs_text);
+	cJSON_Delete(ep->obs_json);
+	ep->obs_text = NULL;
+	ep->obs_json = NULL;
+}

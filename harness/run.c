@@ -1,0 +1,495 @@
+/* run.c — the run engine: worker threads each drive one episode at a time; builds
+ * overlap, GPU evaluations take a lock; every line of results is appended and
+ * fsynced as soon as it exists, so a killed run keeps what it measured. */
+#include "run.h"
+#include "cli.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <math.h>
+#include <signal.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <cjson/cJSON.h>
+
+static volatile sig_atomic_t interrupted;
+
+void cua_run_interrupt(void)
+{
+	interrupted = 1;
+}
+
+static void on_sigint(int sig)
+{
+	(void)sig;
+	if (interrupted)
+		_exit(130);   /* a second Ctrl-C: leave now */
+	interrupted = 1;
+}
+
+void cua_run_opts_init(struct cua_run_opts *o, const char *root, const char *self_exe,
+                       const char *cache_dir)
+{
+	memset(o, 0, sizeof(*o));
+	o->root = root;
+	o->turns = 8;
+	o->reward = CUA_REWARD_CUDA_AGENT;
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	o->jobs = n > 0 ? (int)n : 2;
+	o->require_gpu = true;
+	cua_eval_opts_init(&o->eval, root, self_exe, cache_dir);
+}
+
+/* ---- results files ------------------------------------------------------------ */
+
+struct writer {
+	int evals, traj, base;
+	pthread_mutex_t lock;
+	bool failed;
+	char err[CUA_ERR_LEN];
+};
+
+/* Appends one JSON object as a line and fsyncs: a killed run loses at most it. */
+static void put_line(struct writer *w, int fd, cJSON *obj)
+{
+	cJSON_AddNumberToObject(obj, "schema", 1);
+	char *s = cJSON_PrintUnformatted(obj);
+	cJSON_Delete(obj);
+	CUA_ASSERT(s);
+	size_t n = strlen(s);
+	s[n] = '\n';
+	pthread_mutex_lock(&w->lock);
+	const char *p = s;
+	size_t left = n + 1;
+	while (left > 0) {
+		ssize_t k = write(fd, p, left);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0) {
+			w->failed = true;
+			snprintf(w->err, sizeof(w->err), "cannot append results: %s",
+			         strerror(errno));
+			break;
+		}
+		p += k;
+		left -= (size_t)k;
+	}
+	fsync(fd);
+	pthread_mutex_unlock(&w->lock);
+	free(s);
+}
+
+static int open_append(const char *dir, const char *name, char *err, size_t errlen)
+{
+	char path[4400];
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	if (fd < 0)
+		cua_errf(err, errlen, "%s: %s", path, strerror(errno));
+	return fd;
+}
+
+/* ---- the shared state of a run ------------------------------------------------ */
+
+struct run {
+	const struct cua_run_opts *o;
+	const struct cua_task **tasks;
+	int n_tasks, next;
+	pthread_mutex_t lock;               /* next, counters, progress */
+	pthread_mutex_t gpu;                /* one GPU evaluation at a time */
+	void *agent;
+	struct writer w;
+	struct cua_device device;
+	bool device_written;
+	int done, correct, evaluations, in_flight;
+	double t0, gpu_busy;
+	bool tty;
+	char run_dir[4096];
+	cJSON *run_json;
+};
+
+static void progress(struct run *r, const char *line)
+{
+	pthread_mutex_lock(&r->lock);
+	double el = cua_now() - r->t0;
+	if (r->tty) {
+		int width = 30, fill = r->n_tasks ? r->done * width / r->n_tasks : width;
+		double eta = r->done ? el / r->done * (r->n_tasks - r->done) : 0;
+		fprintf(stderr, "\r[%.*s%.*s] %d/%d tasks, pass %d%%, %d evals, ETA %.0f s   ",
+		        fill, "##############################", width - fill,
+		        "..............................", r->done, r->n_tasks,
+		        r->done ? 100 * r->correct / r->done : 0, r->evaluations, eta);
+		if (r->done == r->n_tasks)
+			fputc('\n', stderr);
+	} else if (line)
+		fprintf(stderr, "[%6.1f s] %s\n", el, line);
+	pthread_mutex_unlock(&r->lock);
+}
+
+/* Measures the task's baselines once (holding the GPU) and records them. */
+static enum cua_status measure_baselines(struct run *r, const struct cua_task *t,
+                                         struct cua_report *rep, char *err,
+                                         size_t errlen)
+{
+	pthread_mutex_lock(&r->gpu);
+	double g0 = cua_now();
+	enum cua_status st = cua_report_run(t, NULL, &r->o->eval, rep, err, errlen);
+	double busy = cua_now() - g0;
+	pthread_mutex_unlock(&r->gpu);
+	pthread_mutex_lock(&r->lock);
+	r->gpu_busy += busy;
+	if (rep->device.known && !r->device.known)
+		r->device = rep->device;
+	pthread_mutex_unlock(&r->lock);
+	if (st != CUA_OK)
+		return st;
+	for (int i = 0; i < rep->n_base; i++) {
+		cJSON *l = cJSON_CreateObject();
+		cJSON_AddStringToObject(l, "task", t->id);
+		cJSON_AddNumberToObject(l, "level", t->level);
+		cJSON_AddItemToObject(l, "eval", cua_eval_to_json(&rep->base[i]));
+		put_line(&r->w, r->w.base, l);
+	}
+	return CUA_OK;
+}
+
+static void write_end(struct run *r, const struct cua_episode *ep, const char *reason)
+{
+	cJSON *l = cJSON_CreateObject();
+	cJSON_AddStringToObject(l, "kind", "end");
+	cJSON_AddStringToObject(l, "task", ep->task->id);
+	cJSON_AddNumberToObject(l, "turns", ep->turn);
+	cJSON_AddStringToObject(l, "reason", reason);
+	cJSON_AddNumberToObject(l, "best_turn", ep->best_turn);
+	cJSON_AddNumberToObject(l, "final_turn", ep->turn);
+	cJSON *rw = cJSON_AddArrayToObject(l, "rewards");
+	for (int i = 0; i < ep->turn; i++)
+		cJSON_AddItemToArray(rw, cJSON_CreateNumber(ep->rewards[i]));
+	put_line(&r->w, r->w.traj, l);
+}
+
+/* One episode of one task, start to end. */
+static void run_episode(struct run *r, const struct cua_task *t)
+{
+	const struct cua_agent_i *ai = r->o->agent;
+	char err[CUA_ERR_LEN], reason[512] = "", workdir[4400];
+	struct cua_report base;
+	struct cua_episode ep;
+	void *aep = NULL;
+
+	memset(&ep, 0, sizeof(ep));
+	memset(&base, 0, sizeof(base));
+	if (measure_baselines(r, t, &base, err, sizeof(err)) != CUA_OK) {
+		snprintf(reason, sizeof(reason), "harness failed: %.480s", err);
+		goto out_report;
+	}
+	const char *folder = strrchr(t->id, '/');
+	snprintf(workdir, sizeof(workdir), "%s/work/%s", r->run_dir,
+	         folder ? folder + 1 : t->id);
+	if (cua_episode_begin(&ep, t, &r->o->eval, &base, r->o->reward, r->o->turns,
+	                      workdir, &r->gpu, err, sizeof(err)) != CUA_OK) {
+		snprintf(reason, sizeof(reason), "harness failed: %.480s", err);
+		goto out_report;
+	}
+	if (ai->begin && ai->begin(r->agent, t->id, r->o->root, &aep, err, sizeof(err))) {
+		snprintf(reason, sizeof(reason), "agent failed: %.480s", err);
+		goto out_end;
+	}
+	while (!ep.done) {
+		if (interrupted) {
+			snprintf(reason, sizeof(reason), "interrupted");
+			break;
+		}
+		struct cua_observation obs = {
+			.task_id = t->id, .turn = ep.turn + 1, .max_turns = ep.max_turns,
+			.text = ep.obs_text, .json = ep.obs_json,
+		};
+		struct cua_action act;
+		memset(&act, 0, sizeof(act));
+		char prompt_sha[65];
+		cua_sha256_hex(ep.obs_text, strlen(ep.obs_text), prompt_sha);
+		char *observation = strdup(ep.obs_text);
+		enum cua_status st = ai->propose(r->agent, aep, &obs, &act, err, sizeof(err));
+		if (st != CUA_OK) {
+			snprintf(reason, sizeof(reason), "agent failed: %.480s", err);
+			free(observation);
+			cua_action_clear(&act);
+			break;
+		}
+		if (act.stop) {
+			snprintf(reason, sizeof(reason), "agent stopped");
+			free(observation);
+			cua_action_clear(&act);
+			break;
+		}
+		struct cua_step step;
+		st = cua_episode_step(&ep, act.code, act.note, &step, err, sizeof(err));
+		if (st != CUA_OK) {
+			snprintf(reason, sizeof(reason), "harness failed: %.480s", err);
+			free(observation);
+			cua_action_clear(&act);
+			cua_step_clear(&step);
+			break;
+		}
+		pthread_mutex_lock(&r->lock);
+		r->evaluations++;
+		r->gpu_busy += step.eval.run_s;
+		pthread_mutex_unlock(&r->lock);
+
+		cJSON *ev = cua_step_to_json(&step);
+		cJSON_AddStringToObject(ev, "task", t->id);
+		cJSON_AddNumberToObject(ev, "level", t->level);
+		put_line(&r->w, r->w.evals, ev);
+
+		cJSON *tl = cJSON_CreateObject();
+		cJSON_AddStringToObject(tl, "kind", "turn");
+		cJSON_AddStringToObject(tl, "task", t->id);
+		cJSON_AddNumberToObject(tl, "turn", step.turn);
+		cJSON_AddStringToObject(tl, "prompt_sha256", prompt_sha);
+		cJSON_AddStringToObject(tl, "observation", observation);
+		cJSON_AddStringToObject(tl, "reply", act.reply ? act.reply : "");
+		if (act.code)
+			cJSON_AddStringToObject(tl, "code", act.code);
+		else
+			cJSON_AddNullToObject(tl, "code");
+		cJSON_AddStringToObject(tl, "verdict", cua_verdict_name(step.eval.verdict));
+		cJSON_AddNumberToObject(tl, "reward", step.reward);
+		cJSON *tok = cJSON_AddObjectToObject(tl, "tokens");
+		cJSON_AddNumberToObject(tok, "prompt", act.prompt_tokens);
+		cJSON_AddNumberToObject(tok, "completion", act.completion_tokens);
+		cJSON_AddNumberToObject(tl, "latency_s", act.latency_s);
+		put_line(&r->w, r->w.traj, tl);
+		free(observation);
+		cua_action_clear(&act);
+		cua_step_clear(&step);
+	}
+out_end:
+	if (!reason[0])
+		snprintf(reason, sizeof(reason), "%s", ep.end_reason[0] ? ep.end_reason : "turn limit");
+	cua_episode_end(&ep, reason);
+	if (ep.task)
+		write_end(r, &ep, reason);
+	if (ai->end && aep)
+		ai->end(r->agent, aep);
+	cua_episode_free(&ep);
+out_report:
+	cua_report_free(&base);
+	if (!ep.task) {
+		/* the episode never started: still say so in the trajectory */
+		cJSON *l = cJSON_CreateObject();
+		cJSON_AddStringToObject(l, "kind", "end");
+		cJSON_AddStringToObject(l, "task", t->id);
+		cJSON_AddNumberToObject(l, "turns", 0);
+		cJSON_AddStringToObject(l, "reason", reason);
+		cJSON_AddNumberToObject(l, "best_turn", 0);
+		cJSON_AddNumberToObject(l, "final_turn", 0);
+		put_line(&r->w, r->w.traj, l);
+	}
+	char line[768];
+	snprintf(line, sizeof(line), "%s: %s after %d turn(s)%s", t->id, reason, ep.turn,
+	         ep.best_turn ? "" : ", no correct kernel");
+	if (ep.best_turn)
+		snprintf(line + strlen(line), sizeof(line) - strlen(line),
+		         ", best turn %d at %.3fx vs nvcc", ep.best_turn, ep.best_speedup);
+	pthread_mutex_lock(&r->lock);
+	r->done++;
+	r->correct += ep.best_turn > 0;
+	pthread_mutex_unlock(&r->lock);
+	progress(r, line);
+}
+
+static void *worker(void *arg)
+{
+	struct run *r = arg;
+	for (;;) {
+		pthread_mutex_lock(&r->lock);
+		int i = !interrupted && r->next < r->n_tasks ? r->next++ : -1;
+		pthread_mutex_unlock(&r->lock);
+		if (i < 0)
+			return NULL;
+		run_episode(r, r->tasks[i]);
+	}
+}
+
+static bool task_selected(const struct cua_task *t, const struct cua_run_opts *o)
+{
+	if (o->level && t->level != o->level)
+		return false;
+	if (!o->tasks_glob)
+		return true;
+	const char *folder = strrchr(t->id, '/');
+	return fnmatch(o->tasks_glob, t->id, 0) == 0 ||
+	       (folder && fnmatch(o->tasks_glob, folder + 1, 0) == 0);
+}
+
+static void write_run_json(struct run *r, const struct cua_run_summary *sum)
+{
+	char path[4400], err[CUA_ERR_LEN];
+	cJSON_DeleteItemFromObject(r->run_json, "device");
+	cJSON_AddItemToObject(r->run_json, "device", cua_device_to_json(&r->device));
+	if (sum) {
+		cJSON_DeleteItemFromObject(r->run_json, "summary");
+		cJSON *s = cJSON_AddObjectToObject(r->run_json, "summary");
+		cJSON_AddNumberToObject(s, "tasks_done", sum->tasks_done);
+		cJSON_AddNumberToObject(s, "tasks_correct", sum->tasks_correct);
+		cJSON_AddNumberToObject(s, "evaluations", sum->evaluations);
+		cJSON_AddNumberToObject(s, "wall_s", sum->wall_s);
+		cJSON_AddNumberToObject(s, "gpu_busy_s", sum->gpu_busy_s);
+		cJSON_AddBoolToObject(s, "interrupted", sum->interrupted);
+	}
+	char *txt = cJSON_Print(r->run_json);
+	snprintf(path, sizeof(path), "%s/run.json", r->run_dir);
+	if (cua_write_file(path, txt, strlen(txt), err, sizeof(err)) != CUA_OK)
+		fprintf(stderr, "cuarena run: %s\n", err);
+	free(txt);
+}
+
+enum cua_status cua_run(const struct cua_run_opts *o, struct cua_run_summary *sum,
+                        char *err, size_t errlen)
+{
+	struct cua_catalogue cat;
+	struct run r;
+	enum cua_status st;
+
+	memset(sum, 0, sizeof(*sum));
+	memset(&r, 0, sizeof(r));
+	r.o = o;
+	interrupted = 0;
+	if (o->require_gpu && !cua_cli_have_gpu()) {
+		cua_errf(err, errlen, "no NVIDIA GPU on this machine (no /dev/nvidia*): a run "
+		                      "evaluates kernels and needs a CUDA device");
+		return CUA_E_NO_GPU;
+	}
+	st = cua_catalogue_load(o->root, &cat, err, errlen);
+	if (st != CUA_OK && st != CUA_E_PARSE)
+		return st;
+	r.tasks = calloc((size_t)cat.n + 1, sizeof(*r.tasks));
+	CUA_ASSERT(r.tasks);
+	for (int i = 0; i < cat.n; i++)
+		if (task_selected(cat.tasks[i], o))
+			r.tasks[r.n_tasks++] = cat.tasks[i];
+	if (r.n_tasks == 0) {
+		cua_errf(err, errlen, "no task matches (level %d, tasks '%s')", o->level,
+		         o->tasks_glob ? o->tasks_glob : "*");
+		st = CUA_E_USAGE;
+		goto out_cat;
+	}
+
+	/* results/<run-id> */
+	char run_id[128], when[64];
+	time_t now = time(NULL);
+	struct tm tmv;
+	gmtime_r(&now, &tmv);
+	strftime(run_id, sizeof(run_id), "%Y%m%d-%H%M%S", &tmv);
+	snprintf(run_id + strlen(run_id), sizeof(run_id) - strlen(run_id), "-%s",
+	         o->agent->name);
+	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tmv);
+	if (o->out_dir)
+		snprintf(r.run_dir, sizeof(r.run_dir), "%s", o->out_dir);
+	else
+		snprintf(r.run_dir, sizeof(r.run_dir), "%.3900s/results/%s", o->root, run_id);
+	snprintf(sum->out_dir, sizeof(sum->out_dir), "%s", r.run_dir);
+	st = cua_mkdirs(r.run_dir, err, errlen);
+	if (st != CUA_OK)
+		goto out_cat;
+
+	st = o->agent->init(o->agent_config, &r.agent, err, errlen);
+	if (st != CUA_OK)
+		goto out_cat;
+
+	r.run_json = cJSON_CreateObject();
+	cJSON_AddNumberToObject(r.run_json, "schema", 1);
+	const char *slash = strrchr(r.run_dir, '/');
+	cJSON_AddStringToObject(r.run_json, "run_id", slash ? slash + 1 : r.run_dir);
+	cJSON_AddStringToObject(r.run_json, "created", when);
+	cJSON *h = cJSON_AddObjectToObject(r.run_json, "harness");
+	cJSON_AddStringToObject(h, "version", CUA_VERSION);
+	cJSON_AddStringToObject(h, "git", CUA_GIT_SHA);
+	cJSON_AddStringToObject(r.run_json, "catalogue_hash", cat.hash);
+	const char *nv = cua_nvcc_version(o->eval.build.nvcc);
+	cJSON_AddStringToObject(r.run_json, "nvcc", nv ? nv : "");
+	cJSON *a = cJSON_AddObjectToObject(r.run_json, "agent");
+	cJSON_AddStringToObject(a, "name", o->agent->name);
+	cJSON_AddStringToObject(a, "version",
+	                        o->agent_version ? o->agent_version : o->agent->version);
+	cJSON_AddItemToObject(a, "config", o->agent_config
+	                                       ? cJSON_Duplicate(o->agent_config, true)
+	                                       : cJSON_CreateObject());
+	cJSON_AddNumberToObject(r.run_json, "turns", o->turns);
+	cJSON_AddStringToObject(r.run_json, "reward", cua_reward_name(o->reward));
+	cJSON *ps = cJSON_AddArrayToObject(r.run_json, "public_seeds");
+	for (int i = 0; i < 3; i++)
+		cJSON_AddItemToArray(ps, cJSON_CreateNumber((double)o->eval.seeds[i]));
+	cJSON *tl = cJSON_AddArrayToObject(r.run_json, "tasks");
+	for (int i = 0; i < r.n_tasks; i++)
+		cJSON_AddItemToArray(tl, cJSON_CreateString(r.tasks[i]->id));
+	write_run_json(&r, NULL);
+
+	r.w.evals = open_append(r.run_dir, "evals.jsonl", err, errlen);
+	r.w.traj = open_append(r.run_dir, "trajectories.jsonl", err, errlen);
+	r.w.base = open_append(r.run_dir, "baselines.jsonl", err, errlen);
+	if (r.w.evals < 0 || r.w.traj < 0 || r.w.base < 0) {
+		st = CUA_E_IO;
+		goto out_files;
+	}
+	pthread_mutex_init(&r.lock, NULL);
+	pthread_mutex_init(&r.gpu, NULL);
+	pthread_mutex_init(&r.w.lock, NULL);
+	r.tty = o->progress && isatty(STDERR_FILENO);
+	r.t0 = cua_now();
+
+	struct sigaction sa, old;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_sigint;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old);
+
+	int jobs = o->jobs < 1 ? 1 : o->jobs > 256 ? 256 : o->jobs;
+	if (jobs > r.n_tasks)
+		jobs = r.n_tasks;
+	pthread_t *th = calloc((size_t)jobs, sizeof(*th));
+	CUA_ASSERT(th);
+	int started = 0;
+	for (int i = 0; i < jobs; i++)
+		if (pthread_create(&th[started], NULL, worker, &r) == 0)
+			started++;
+	if (!started)
+		worker(&r);
+	for (int i = 0; i < started; i++)
+		pthread_join(th[i], NULL);
+	free(th);
+	sigaction(SIGINT, &old, NULL);
+
+	sum->tasks = r.n_tasks;
+	sum->tasks_done = r.done;
+	sum->tasks_correct = r.correct;
+	sum->evaluations = r.evaluations;
+	sum->wall_s = cua_now() - r.t0;
+	sum->gpu_busy_s = r.gpu_busy;
+	sum->interrupted = interrupted != 0;
+	write_run_json(&r, sum);
+	if (r.w.failed) {
+		cua_errf(err, errlen, "%s", r.w.err);
+		st = CUA_E_IO;
+	} else
+		st = CUA_OK;
+	pthread_mutex_destroy(&r.lock);
+	pthread_mutex_destroy(&r.gpu);
+	pthread_mutex_destroy(&r.w.lock);
+out_files:
+	if (r.w.evals > 0)
+		close(r.w.evals);
+	if (r.w.traj > 0)
+		close(r.w.traj);
+	if (r.w.base > 0)
+		close(r.w.base);
+	cJSON_Delete(r.run_json);
+	if (o->agent->free)
+		o->agent->free(r.agent);
+out_cat:
+	free(r.tasks);
+	cua_catalogue_free(&cat);
+	return st;
+}

@@ -1,0 +1,47 @@
+/* run.h — the run engine: many episodes in flight, agent calls concurrent,
+ * candidates compiled in parallel on the CPU, the GPU evaluating one kernel at a
+ * time; results appended and fsynced to results/<run-id>/ (docs/RESULTS-FORMAT.md). */
+#ifndef CUA_RUN_H
+#define CUA_RUN_H
+
+#include "agent.h"
+#include "episode.h"
+
+struct cJSON;
+
+struct cua_run_opts {
+	const char *root;
+	const struct cua_agent_i *agent;
+	const struct cJSON *agent_config;   /* borrowed; may be NULL */
+	const char *agent_version;          /* label for boards; NULL = backend version */
+	int turns;                          /* default 8 */
+	enum cua_reward_kind reward;        /* default cuda-agent */
+	int level;                          /* 0 = all */
+	const char *tasks_glob;             /* NULL = all; matched against id and folder */
+	int jobs;                           /* episodes in flight; default = CPU cores */
+	const char *out_dir;                /* NULL = results/<run-id> */
+	bool require_gpu;                   /* refuse to start without /dev/nvidia* */
+	bool progress;                      /* a progress bar (on a TTY) */
+	struct cua_eval_opts eval;
+};
+
+void cua_run_opts_init(struct cua_run_opts *o, const char *root, const char *self_exe,
+                       const char *cache_dir);
+
+struct cua_run_summary {
+	char out_dir[4096];
+	int tasks, tasks_done, tasks_correct;
+	int evaluations;                    /* candidate evaluations */
+	double wall_s, gpu_busy_s;
+	bool interrupted;
+};
+
+/* Runs the episodes. Returns an error only when the run could not start or its
+ * files could not be written; agent and kernel failures are results. */
+enum cua_status cua_run(const struct cua_run_opts *o, struct cua_run_summary *sum,
+                        char *err, size_t errlen);
+
+/* Asks a running cua_run to stop cleanly (what SIGINT does). */
+void cua_run_interrupt(void);
+
+#endif /* CUA_RUN_H */

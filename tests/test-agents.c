@@ -1,0 +1,143 @@
+/* test-agents.c — the reference and replay backends (agents/reference.c, replay.c)
+ * through the registry, as the episode engine calls them. */
+#include <criterion/criterion.h>
+#include <string.h>
+#include <unistd.h>
+#include <cjson/cJSON.h>
+
+#include "agent.h"
+
+static const char *root(void)
+{
+	const char *r = getenv("CUARENA_ROOT");
+	cr_assert_not_null(r, "CUARENA_ROOT must name the repository root");
+	return r;
+}
+
+static struct cua_observation obs_for(int turn)
+{
+	struct cua_observation o = {.task_id = "L1/021-relu", .turn = turn, .max_turns = 8,
+	                            .text = "prompt", .json = NULL};
+	return o;
+}
+
+Test(agents, the_registry_finds_every_backend_by_name)
+{
+	cr_expect_not_null(cua_agent_find("reference"));
+	cr_expect_not_null(cua_agent_find("replay"));
+	cr_expect_null(cua_agent_find("no-such-agent"));
+	int n = 0;
+	for (const char *const *p = cua_agent_names(); *p; p++)
+		n++;
+	cr_expect_geq(n, 2);
+}
+
+Test(agents, reference_submits_the_reference_then_stops)
+{
+	const struct cua_agent_i *a = cua_agent_find("reference");
+	char err[CUA_ERR_LEN] = "";
+	void *ctx = NULL, *ep = NULL;
+	cr_assert_eq(a->init(NULL, &ctx, err, sizeof(err)), CUA_OK, "%s", err);
+	cr_assert_eq(a->begin(ctx, "L1/021-relu", root(), &ep, err, sizeof(err)), CUA_OK);
+	struct cua_action act = {0};
+	struct cua_observation o = obs_for(1);
+	cr_assert_eq(a->propose(ctx, ep, &o, &act, err, sizeof(err)), CUA_OK, "%s", err);
+	cr_assert_not_null(act.code);
+	cr_expect(strstr(act.code, "cua_oracle") != NULL, "the task's own reference.cu");
+	cr_expect_not(act.stop);
+	cua_action_clear(&act);
+	o = obs_for(2);
+	cr_assert_eq(a->propose(ctx, ep, &o, &act, err, sizeof(err)), CUA_OK);
+	cr_expect(act.stop);
+	cr_expect_null(act.code);
+	a->end(ctx, ep);
+	a->free(ctx);
+}
+
+Test(agents, reference_rejects_a_config_of_the_wrong_type)
+{
+	const struct cua_agent_i *a = cua_agent_find("reference");
+	char err[CUA_ERR_LEN] = "";
+	void *ctx = NULL;
+	cJSON *cfg = cJSON_Parse("{\"baseline\": 3}");
+	cr_expect_eq(a->init(cfg, &ctx, err, sizeof(err)), CUA_E_PARSE);
+	cr_expect(strstr(err, "baseline") != NULL, "%s", err);
+	cJSON_Delete(cfg);
+}
+
+Test(agents, replay_from_a_directory_proposes_turn_files_in_order)
+{
+	char dir[] = "/tmp/cuarena-replay-XXXXXX", p[4300], err[CUA_ERR_LEN] = "";
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(p, sizeof(p), "%s/L1/021-relu/turn-1.cu", dir);
+	cr_assert_eq(cua_write_file(p, "// one\n", 7, err, sizeof(err)), CUA_OK, "%s", err);
+	snprintf(p, sizeof(p), "%s/L1/021-relu/turn-2.cu", dir);
+	cr_assert_eq(cua_write_file(p, "// two\n", 7, err, sizeof(err)), CUA_OK, "%s", err);
+
+	const struct cua_agent_i *a = cua_agent_find("replay");
+	char cfgtxt[4400];
+	snprintf(cfgtxt, sizeof(cfgtxt), "{\"dir\": \"%s\"}", dir);
+	cJSON *cfg = cJSON_Parse(cfgtxt);
+	void *ctx = NULL, *ep = NULL;
+	cr_assert_eq(a->init(cfg, &ctx, err, sizeof(err)), CUA_OK, "%s", err);
+	cr_assert_eq(a->begin(ctx, "L1/021-relu", root(), &ep, err, sizeof(err)), CUA_OK);
+	const char *want[] = {"// one\n", "// two\n"};
+	for (int turn = 1; turn <= 3; turn++) {
+		struct cua_action act = {0};
+		struct cua_observation o = obs_for(turn);
+		cr_assert_eq(a->propose(ctx, ep, &o, &act, err, sizeof(err)), CUA_OK, "%s", err);
+		if (turn <= 2)
+			cr_expect_str_eq(act.code, want[turn - 1]);
+		else
+			cr_expect(act.stop, "no turn-3.cu: the agent stops");
+		cua_action_clear(&act);
+	}
+	a->end(ctx, ep);
+	a->free(ctx);
+	cJSON_Delete(cfg);
+	cua_rmtree(dir);
+}
+
+Test(agents, replay_from_jsonl_skips_lines_without_code)
+{
+	char path[] = "/tmp/cuarena-replay-XXXXXX", err[CUA_ERR_LEN] = "";
+	int fd = mkstemp(path);
+	cr_assert_geq(fd, 0);
+	const char *txt =
+		"{\"kind\":\"turn\",\"task\":\"L1/021-relu\",\"turn\":1,\"code\":\"A\"}\n"
+		"{\"kind\":\"turn\",\"task\":\"L1/001-sgemm\",\"turn\":1,\"code\":\"B\"}\n"
+		"{\"kind\":\"end\",\"task\":\"L1/021-relu\",\"turns\":1}\n";
+	cr_assert_eq(write(fd, txt, strlen(txt)), (ssize_t)strlen(txt));
+	close(fd);
+	const struct cua_agent_i *a = cua_agent_find("replay");
+	char cfgtxt[256];
+	snprintf(cfgtxt, sizeof(cfgtxt), "{\"jsonl\": \"%s\"}", path);
+	cJSON *cfg = cJSON_Parse(cfgtxt);
+	void *ctx = NULL, *ep = NULL;
+	cr_assert_eq(a->init(cfg, &ctx, err, sizeof(err)), CUA_OK, "%s", err);
+	cr_assert_eq(a->begin(ctx, "L1/001-sgemm", root(), &ep, err, sizeof(err)), CUA_OK);
+	struct cua_action act = {0};
+	struct cua_observation o = obs_for(1);
+	cr_assert_eq(a->propose(ctx, ep, &o, &act, err, sizeof(err)), CUA_OK);
+	cr_expect_str_eq(act.code, "B");
+	cua_action_clear(&act);
+	a->end(ctx, ep);
+	a->free(ctx);
+	cJSON_Delete(cfg);
+	unlink(path);
+}
+
+Test(agents, replay_needs_exactly_one_source)
+{
+	const struct cua_agent_i *a = cua_agent_find("replay");
+	char err[CUA_ERR_LEN] = "";
+	void *ctx = NULL;
+	cJSON *cfg = cJSON_Parse("{}");
+	cr_expect_eq(a->init(cfg, &ctx, err, sizeof(err)), CUA_E_PARSE);
+	cr_expect(strstr(err, "dir") && strstr(err, "jsonl"), "%s", err);
+	cJSON_Delete(cfg);
+	cfg = cJSON_Parse("{\"dir\": \"/nonexistent-dir\"}");
+	cr_expect_eq(a->init(cfg, &ctx, err, sizeof(err)), CUA_E_NOT_FOUND);
+	cr_expect(strstr(err, "/nonexistent-dir") != NULL, "%s", err);
+	cJSON_Delete(cfg);
+}
