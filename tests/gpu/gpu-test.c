@@ -11,10 +11,12 @@
  * and a final "N passed, N failed"; details go to $OUT/gpu-test.jsonl when OUT is set.
  */
 #include "eval.h"
+#include "run.h"
 #include "task.h"
 #include "verdict.h"
 
 #include <dirent.h>
+#include <fnmatch.h>
 #include <stdarg.h>
 #include <string.h>
 #include <unistd.h>
@@ -182,15 +184,139 @@ static void test_candidates(const struct cua_catalogue *cat, const char *root,
 	free(names);
 }
 
+/* ---- a replay run: wrong → compile error → correct (issue 4's GPU test) ---------- */
+
+static const char writes_nothing[] =
+	"// replay turn 1: returns without writing the output\n#include \"cuarena.h\"\n"
+	"int cua_solve(const struct cua_tensor *i, int a, struct cua_tensor *o, int b,\n"
+	"              cudaStream_t s) { return 0; }\n";
+static const char no_compile[] =
+	"// replay turn 2: a syntax error\n#include \"cuarena.h\"\n"
+	"int cua_solve(const struct cua_tensor *i, int a, struct cua_tensor *o, int b,\n"
+	"              cudaStream_t s) { return this is not C; }\n";
+
+static void copy_file(const char *from, const char *to)
+{
+	char *buf = NULL, err[CUA_ERR_LEN];
+	size_t len = 0;
+	if (cua_read_file(from, 1 << 20, &buf, &len, err, sizeof(err)) == CUA_OK)
+		cua_write_file(to, buf, len, err, sizeof(err));
+	free(buf);
+}
+
+static void test_replay_run(const struct cua_catalogue *cat, const char *root,
+                            const struct cua_eval_opts *eo, const char *glob)
+{
+	char dir[] = "/tmp/cuarena-gpu-replay-XXXXXX", p[4400], err[CUA_ERR_LEN];
+	if (!mkdtemp(dir)) {
+		result(false, "replay run", "mkdtemp failed");
+		return;
+	}
+	int n = 0;
+	for (int i = 0; i < cat->n; i++) {
+		const struct cua_task *t = cat->tasks[i];
+		const char *folder = strrchr(t->id, '/') + 1;
+		if (fnmatch(glob, folder, 0) != 0)
+			continue;
+		n++;
+		snprintf(p, sizeof(p), "%s/%s/turn-1.cu", dir, t->id);
+		cua_write_file(p, writes_nothing, strlen(writes_nothing), err, sizeof(err));
+		snprintf(p, sizeof(p), "%s/%s/turn-2.cu", dir, t->id);
+		cua_write_file(p, no_compile, strlen(no_compile), err, sizeof(err));
+		snprintf(p, sizeof(p), "%s/%s/turn-3.cu", dir, t->id);
+		char src[4400];
+		/* SGEMM gets the tiled kernel: correct and > 5 % faster than nvcc (reward 2) */
+		if (!strcmp(t->id, "L1/001-sgemm"))
+			snprintf(src, sizeof(src), "%s/tests/gpu/candidates/sgemm-tiled.cu", root);
+		else
+			snprintf(src, sizeof(src), "%s/reference.cu", t->dir);
+		copy_file(src, p);
+	}
+	char cfgtxt[256], out[4200];
+	snprintf(cfgtxt, sizeof(cfgtxt), "{\"dir\": \"%s\"}", dir);
+	snprintf(out, sizeof(out), "%s/run", dir);
+	cJSON *cfg = cJSON_Parse(cfgtxt);
+	struct cua_run_opts o;
+	cua_run_opts_init(&o, root, eo->self_exe, eo->build.cache_dir);
+	o.eval = *eo;
+	o.agent = cua_agent_find("replay");
+	o.agent_config = cfg;
+	o.tasks_glob = glob;
+	o.turns = 4;
+	o.out_dir = out;
+	struct cua_run_summary sum;
+	enum cua_status st = cua_run(&o, &sum, err, sizeof(err));
+	cJSON_Delete(cfg);
+	if (st != CUA_OK) {
+		result(false, "replay run", "%s", err);
+		return;
+	}
+	result(sum.tasks_done == n && sum.evaluations == 3 * n, "replay run finishes",
+	       "%d/%d tasks, %d evaluations in %.1f s (%.0f per GPU-hour, GPU busy %.1f s)",
+	       sum.tasks_done, n, sum.evaluations, sum.wall_s,
+	       sum.evaluations / (sum.wall_s / 3600), sum.gpu_busy_s);
+	/* every task: verdicts wrong_output, compile_error, ok; rewards -1, -1, 1 (2 for
+	 * the tiled SGEMM); best turn 3 */
+	char *buf = NULL;
+	snprintf(p, sizeof(p), "%s/evals.jsonl", out);
+	int good = 0, lines = 0;
+	if (cua_read_file(p, 64 << 20, &buf, NULL, err, sizeof(err)) == CUA_OK) {
+		for (char *l = strtok(buf, "\n"); l; l = strtok(NULL, "\n")) {
+			cJSON *j = cJSON_Parse(l);
+			const char *task = cJSON_GetObjectItem(j, "task")->valuestring;
+			int turn = (int)cJSON_GetObjectItem(j, "turn")->valuedouble;
+			double reward = cJSON_GetObjectItem(j, "reward")->valuedouble;
+			const char *v = cJSON_GetObjectItem(cJSON_GetObjectItem(j, "eval"),
+			                                    "verdict")->valuestring;
+			static const char *want_v[] = {"wrong_output", "compile_error", "ok"};
+			double want_r = turn < 3 ? -1 : !strcmp(task, "L1/001-sgemm") ? 2 : 1;
+			bool ok = turn >= 1 && turn <= 3 && !strcmp(v, want_v[turn - 1]) &&
+			          reward == want_r;
+			if (!ok)
+				printf("     %s turn %d: verdict %s reward %g (want %s, %g)\n", task,
+				       turn, v, reward, want_v[turn - 1], want_r);
+			good += ok;
+			lines++;
+			cJSON_Delete(j);
+		}
+		free(buf);
+	}
+	result(lines == 3 * n && good == lines, "replay run verdicts and rewards",
+	       "%d of %d evaluations as expected", good, lines);
+	snprintf(p, sizeof(p), "%s/trajectories.jsonl", out);
+	int ends = 0, best3 = 0;
+	buf = NULL;
+	if (cua_read_file(p, 64 << 20, &buf, NULL, err, sizeof(err)) == CUA_OK) {
+		for (char *l = strtok(buf, "\n"); l; l = strtok(NULL, "\n")) {
+			cJSON *j = cJSON_Parse(l);
+			const cJSON *k = cJSON_GetObjectItem(j, "kind");
+			if (cJSON_IsString(k) && !strcmp(k->valuestring, "end")) {
+				ends++;
+				best3 += cJSON_GetObjectItem(j, "best_turn")->valuedouble == 3;
+			}
+			cJSON_Delete(j);
+		}
+		free(buf);
+	}
+	result(ends == n && best3 == n, "replay run scores the best turn of each trajectory",
+	       "%d episodes ended, %d with best turn 3", ends, best3);
+	cua_rmtree(dir);
+}
+
 int main(int argc, char **argv)
 {
 	char self[4096], exe[4200], root[4096], err[CUA_ERR_LEN];
 	const char *only = NULL;
+	/* the seed tasks by default; --replay '*' runs the whole catalogue */
+	const char *replay_glob = "0[0-5][0-9]-*";
 	struct cua_catalogue cat;
 
-	for (int i = 1; i < argc; i++)
+	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--only") && i + 1 < argc)
 			only = argv[++i];
+		else if (!strcmp(argv[i], "--replay") && i + 1 < argc)
+			replay_glob = argv[++i];
+	}
 	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	if (n <= 0)
 		return 2;
@@ -227,6 +353,8 @@ int main(int argc, char **argv)
 		if (!only || strstr(cat.tasks[i]->id, only))
 			test_task(cat.tasks[i], &o);
 	test_candidates(&cat, root, &o, only);
+	if (!only || strstr("replay", only))
+		test_replay_run(&cat, root, &o, replay_glob);
 	printf("gpu-test: %.1f s on the GPU machine\n", cua_now() - t0);
 	printf("%d passed, %d failed\n", passed, failed);
 	if (details)
