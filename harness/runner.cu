@@ -478,6 +478,9 @@ struct cua_verdict_box {
 	char msg[CUA_MSG_LEN];
 };
 
+static bool judge_case(struct shape_bufs *b, uint64_t seed, bool secret, bool recheck,
+                       const char *where, cudaStream_t s, struct cua_verdict_box *box);
+
 /* One correctness case. Returns true when it passed; emits a case event; the
  * first failure of the run is kept in box. */
 static bool run_case(struct shape_bufs *b, uint64_t seed, bool secret, bool recheck,
@@ -500,6 +503,17 @@ static bool run_case(struct shape_bufs *b, uint64_t seed, bool secret, bool rech
 	HARNESS_TRY(cudaDeviceSynchronize());
 
 	call_checked(g_solve, b, s, where);
+	return judge_case(b, seed, secret, recheck, where, s, box);
+}
+
+/* Judges the call that just ran on b (inputs generated from `seed`): guard
+ * bands, inputs unchanged, then the oracle and the comparison. Emits a case
+ * event; the first failure of the run is kept in box. */
+static bool judge_case(struct shape_bufs *b, uint64_t seed, bool secret, bool recheck,
+                       const char *where, cudaStream_t s, struct cua_verdict_box *box)
+{
+	const struct cua_task *t = g_task;
+	const char *shape = t->shapes[b->shape].name;
 
 	for (int i = 0; i < t->n_outputs; i++) {
 		unsigned long long g = guard_damage(&b->out[i], s);
@@ -664,7 +678,8 @@ static double median_of(double *v, int n)
 }
 
 /* Times the kernel at the timed shape; emits a timing event. */
-static void run_timing(const struct job *job, cudaStream_t s, size_t l2_bytes)
+static void run_timing(const struct job *job, cudaStream_t s, size_t l2_bytes,
+                       struct cua_verdict_box *box)
 {
 	const struct cua_task *t = g_task;
 	int timed = cua_task_timed_shape(t);
@@ -693,12 +708,12 @@ static void run_timing(const struct job *job, cudaStream_t s, size_t l2_bytes)
 			break;
 	for (int k = 0; k < n_sets; k++) {
 		shape_alloc(&sets[k], timed);
-		for (int i = 0; i < t->n_outputs; i++)
-			tensor_free(&sets[k].ref[i]);  /* no oracle while timing */
-		for (int i = 0; i < t->n_inputs; i++)
-			generate(&sets[k].in[i],
-			         job->seeds[k % job->n_seeds] + (uint64_t)(k / job->n_seeds) * 1000,
-			         s);
+		/* one oracle buffer (set 0's) serves the spot checks of every set */
+		if (k > 0)
+			for (int i = 0; i < t->n_outputs; i++)
+				tensor_free(&sets[k].ref[i]);
+		for (int i = 0; i < t->n_inputs; i++)   /* real data for the warm-up */
+			generate(&sets[k].in[i], job->seeds[k % job->n_seeds], s);
 	}
 	size_t flush_bytes = 2 * l2_bytes;
 	if (flush_bytes < (size_t)256 << 20)
@@ -741,12 +756,20 @@ static void run_timing(const struct job *job, cudaStream_t s, size_t l2_bytes)
 	double spent = 0;
 	int n = 0;
 	struct cua_tensor in[CUA_MAX_TENSORS], out[CUA_MAX_TENSORS];
+	int spot_checks = 0;
 	while (!cua_stop_now(&rule, ev, n, spent)) {
 		struct shape_bufs *b = &sets[n % n_sets];
-		for (int i = 0; i < t->n_inputs; i++)
+		/* Fresh inputs from an unguessable seed for every sample, outputs poisoned:
+		 * nothing a kernel cached (by pointer or by content) is ever right again. */
+		uint64_t seed = cua_mix64(job->secret ^ 0x7157ab1e00000000ull ^ (uint64_t)n) >> 11;
+		for (int i = 0; i < t->n_inputs; i++) {
+			generate(&b->in[i], seed, s);
 			in[i] = b->in[i].t;
-		for (int i = 0; i < t->n_outputs; i++)
+		}
+		for (int i = 0; i < t->n_outputs; i++) {
+			poison(&b->out[i], true, s);
 			out[i] = b->out[i].t;
+		}
 		HARNESS_TRY(cudaMemsetAsync(flush, n & 0xff, flush_bytes, s));
 		HARNESS_TRY(cudaDeviceSynchronize());
 		double h0 = cua_now();
@@ -769,6 +792,19 @@ static void run_timing(const struct job *job, cudaStream_t s, size_t l2_bytes)
 		ev[n] = ms;
 		host[n] = (h1 - h0) * 1e3;
 		spent += host[n] / 1e3;
+		/* Spot checks of timed calls, chosen by the secret: a kernel that is lazy
+		 * only while it is timed fails here (outside the timed region). */
+		if (spot_checks < 4 &&
+		    (n == 0 || cua_mix64(job->secret ^ 0x5907c4ecull ^ (uint64_t)n) % 4 == 0)) {
+			struct shape_bufs view = *b;
+			for (int i = 0; i < t->n_outputs; i++)
+				view.ref[i] = sets[0].ref[i];
+			char where[96];
+			snprintf(where, sizeof(where), "timed call %d, checked at random", n + 1);
+			if (!judge_case(&view, seed, true, false, where, s, box))
+				finish(box->v, "%s", box->msg);
+			spot_checks++;
+		}
 		n++;
 	}
 	double mhz1 = measure_sm_mhz(s);
@@ -784,6 +820,7 @@ static void run_timing(const struct job *job, cudaStream_t s, size_t l2_bytes)
 	cJSON_AddNumberToObject(o, "sm_mhz_before", mhz0);
 	cJSON_AddNumberToObject(o, "sm_mhz_after", mhz1);
 	cJSON_AddNumberToObject(o, "input_sets", n_sets);
+	cJSON_AddNumberToObject(o, "spot_checks", spot_checks);
 	/* Per-set medians: sample k used set k % n_sets. */
 	cJSON *sm = cJSON_AddArrayToObject(o, "set_median_ms");
 	for (int k = 0; k < n_sets; k++) {
@@ -1196,7 +1233,7 @@ extern "C" int cua_runner_main(int argc, char **argv)
 
 	if (job.time) {
 		double t1 = cua_now();
-		run_timing(&job, s, (size_t)prop.l2CacheSize);
+		run_timing(&job, s, (size_t)prop.l2CacheSize, &box);
 		/* A kernel that turns lazy after many calls fails here. */
 		struct shape_bufs b;
 		shape_alloc(&b, timed);
