@@ -28,6 +28,9 @@ struct cua_sum_op {
 struct cua_max_op {
 	template <typename T> __device__ T operator()(T a, T b) const { return a > b ? a : b; }
 };
+struct cua_min_op {
+	template <typename T> __device__ T operator()(T a, T b) const { return a < b ? a : b; }
+};
 
 /* Reduces v over the 32 lanes of a full warp; every lane gets the result. */
 template <typename T, typename Op>

@@ -1,0 +1,59 @@
+/* L1/049-avgpool-3d reference: 3-D average pooling, NCDHW f32, window 3,
+ * stride 2, zero padding 1, count_include_pad (divisor always 27), floor mode:
+ * x [N,C,D,H,W] -> y [N,C,OD,OH,OW], OD = (D + 2·1 − 3)/2 + 1, OH, OW likewise.
+ * cua_solve is the nvcc baseline: poolnd.cuh's kernel, one thread per output,
+ * consecutive threads on consecutive ow; cua_oracle runs the same kernel in
+ * double and writes f64.
+ * Build: nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Xcompiler -fPIC -shared
+ *        -cudart shared -Iinclude -Itasks/common -o avgpool-3d.so tasks/L1/049-avgpool-3d/reference.cu
+ * Napkin math (timed N=16, C=32, D=H=W=128 -> 64³): 4·N·C·(D·H·W + OD·OH·OW)
+ * = 4.29 + 0.54 = 4.83 GB; ~1.1 ms at 4.26 TB/s. 27 adds per output; each
+ * input is read ~3.4 times, mostly from L1/L2 (a few ms).
+ * Tolerance (atol = rtol = 1e-5): 26 fp32 adds and a division err by
+ * ≤ 26·6e-8·mean|x| + 6e-8·|y| ≲ 2e-6 even for |x| ~ 1.3: ≥ 5× inside;
+ * |y| ~ 0.15, so zeros fail. */
+#include "cuarena.h"
+#include "poolnd.cuh"
+
+#define POOL_K 3   /* task.json params K, S, P */
+#define POOL_S 2
+#define POOL_P 1
+
+template <typename Acc, typename Out>
+static int avgpool_3d(const struct cua_tensor *in, int n_in, struct cua_tensor *out, int n_out,
+                      cudaStream_t stream)
+{
+	CUA_CHECK(cua_check_counts(in, n_in, 1, out, n_out, 1));
+	const struct cua_tensor *x = &in[0];
+	struct cua_tensor *y = &out[0];
+	CUA_CHECK(cua_check_tensor(x, CUA_F32, 5));
+	CUA_CHECK(cua_check_tensor(y, cua_dtype_of<Out>::value, 5));
+	CUA_CHECK(cua_check_dim(y, 0, x->shape[0]));
+	CUA_CHECK(cua_check_dim(y, 1, x->shape[1]));
+
+	struct cua_pool3d_desc d;
+	d.N = x->shape[0]; d.C = x->shape[1];
+	d.D = x->shape[2]; d.H = x->shape[3]; d.W = x->shape[4];
+	d.OD = y->shape[2]; d.OH = y->shape[3]; d.OW = y->shape[4];
+	d.KD = d.KH = d.KW = POOL_K;
+	d.SD = d.SH = d.SW = POOL_S;
+	d.PD = d.PH = d.PW = POOL_P;
+	d.DD = d.DH = d.DW = 1;
+	d.count_include_pad = true;
+	CUA_CHECK(cua_pool3d_validate(d));
+
+	cua_avgpool3d<float, Acc, Out>((const float *)x->data, (Out *)y->data, d, stream);
+	return (int)cudaGetLastError();
+}
+
+extern "C" int cua_solve(const struct cua_tensor *in, int n_in, struct cua_tensor *out,
+                         int n_out, cudaStream_t stream)
+{
+	return avgpool_3d<float, float>(in, n_in, out, n_out, stream);
+}
+
+extern "C" int cua_oracle(const struct cua_tensor *in, int n_in, struct cua_tensor *out,
+                          int n_out, cudaStream_t stream)
+{
+	return avgpool_3d<double, double>(in, n_in, out, n_out, stream);
+}
