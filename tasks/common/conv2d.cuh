@@ -1,5 +1,5 @@
 /* conv2d.cuh — direct 2-D convolution (cross-correlation, as in PyTorch), NCHW,
- * one thread per output element. Header-only.
+ * one thread per output element: the 2-D face of convnd.cuh. Header-only.
  *
  *     y[n,f,oh,ow] = Σ_{c<C/G} Σ_{kh<KH} Σ_{kw<KW}
  *                    x[n, g*C/G + c, oh*SH - PH + kh*DH, ow*SW - PW + kw*DW] · w[f,c,kh,kw]
@@ -7,7 +7,9 @@
  *
  * x [N,C,H,W], w [F,C/G,KH,KW], y [N,F,OH,OW], all contiguous; OH and OW from
  * cua_conv_out_size(). Products are accumulated in Acc in (c, kh, kw) order
- * and stored as Out: the fp32 reference and the fp64 oracle share the kernel.
+ * and stored as Out: the fp32 reference and the fp64 oracle share the kernel
+ * (convnd_kernel<2>, the same loop nest, launch and summation order as the
+ * 2-D kernel this header had before convnd.cuh).
  *
  * This is the nvcc baseline, deliberately untiled: consecutive threads take
  * consecutive ow, so x loads are coalesced (stride SW) and w loads are warp
@@ -15,7 +17,7 @@
 #ifndef CUA_COMMON_CONV2D_CUH
 #define CUA_COMMON_CONV2D_CUH
 
-#include "check.cuh"
+#include "convnd.cuh"
 
 struct cua_conv2d_desc {
 	int64_t N, C, H, W;          /* input */
@@ -26,14 +28,6 @@ struct cua_conv2d_desc {
 	int64_t DH, DW;              /* dilation, >= 1 */
 	int64_t G;                   /* groups: divides C and F */
 };
-
-/* PyTorch's output extent: floor((in + 2p - d(k-1) - 1) / s) + 1; < 1 if the
- * dilated kernel does not fit in the padded input. */
-static inline int64_t cua_conv_out_size(int64_t in, int64_t k, int64_t s, int64_t p, int64_t d)
-{
-	int64_t span = in + 2 * p - d * (k - 1) - 1;
-	return span < 0 ? 0 : span / s + 1;
-}
 
 /* Checks the hyper-parameters and that OH/OW match them. */
 static inline int cua_conv2d_validate(const struct cua_conv2d_desc &d)
@@ -47,50 +41,24 @@ static inline int cua_conv2d_validate(const struct cua_conv2d_desc &d)
 	return 0;
 }
 
-#define CUA_CONV_THREADS 256
-
-template <typename In, typename Acc, typename Out>
-__global__ void conv2d_kernel(const In *__restrict__ x, const In *__restrict__ w,
-                              Out *__restrict__ y, struct cua_conv2d_desc d)
-{
-	const int64_t total = d.N * d.F * d.OH * d.OW;
-	const int64_t Cg = d.C / d.G, Fg = d.F / d.G;
-	const int64_t plane = d.H * d.W, wsize = Cg * d.KH * d.KW;
-	for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < total;
-	     i += (int64_t)gridDim.x * blockDim.x) {
-		int64_t ow = i % d.OW, t = i / d.OW;
-		int64_t oh = t % d.OH;
-		t /= d.OH;
-		int64_t f = t % d.F, n = t / d.F;
-		int64_t ih0 = oh * d.SH - d.PH, iw0 = ow * d.SW - d.PW;
-		const In *xc = x + (n * d.C + (f / Fg) * Cg) * plane;
-		const In *wc = w + f * wsize;
-		Acc acc = 0;
-		for (int64_t c = 0; c < Cg; c++, xc += plane, wc += d.KH * d.KW) {
-			for (int64_t kh = 0; kh < d.KH; kh++) {
-				int64_t ih = ih0 + kh * d.DH;
-				if (ih < 0 || ih >= d.H)
-					continue;
-				for (int64_t kw = 0; kw < d.KW; kw++) {
-					int64_t iw = iw0 + kw * d.DW;
-					if (iw < 0 || iw >= d.W)
-						continue;
-					acc += (Acc)xc[ih * d.W + iw] * (Acc)wc[kh * d.KW + kw];
-				}
-			}
-		}
-		y[i] = (Out)acc;
-	}
-}
-
 /* Enqueue on stream; the caller validates d and checks cudaGetLastError(). */
 template <typename In, typename Acc, typename Out>
 static inline void cua_conv2d_naive(const In *x, const In *w, Out *y,
                                     const struct cua_conv2d_desc &d, cudaStream_t stream)
 {
-	int64_t total = d.N * d.F * d.OH * d.OW;
-	conv2d_kernel<In, Acc, Out><<<cua_blocks_1d(total, CUA_CONV_THREADS), CUA_CONV_THREADS, 0,
-	                              stream>>>(x, w, y, d);
+	struct cua_convnd_desc nd;
+	nd.nsp = 2;
+	nd.N = d.N;
+	nd.C = d.C;
+	nd.F = d.F;
+	nd.G = d.G;
+	nd.in[0] = 1, nd.in[1] = d.H, nd.in[2] = d.W;
+	nd.k[0] = 1, nd.k[1] = d.KH, nd.k[2] = d.KW;
+	nd.out[0] = 1, nd.out[1] = d.OH, nd.out[2] = d.OW;
+	nd.s[0] = 1, nd.s[1] = d.SH, nd.s[2] = d.SW;
+	nd.p[0] = 0, nd.p[1] = d.PH, nd.p[2] = d.PW;
+	nd.d[0] = 1, nd.d[1] = d.DH, nd.d[2] = d.DW;
+	cua_convnd_naive<In, In, Acc, Out>(x, w, y, nd, stream);
 }
 
 #endif /* CUA_COMMON_CONV2D_CUH */
