@@ -1,6 +1,6 @@
 /* cmd-selftest.c — `cuarena selftest`: the catalogue validates itself.
  *
- *   cuarena selftest [TASK...] [--compile-only] [--jobs N] [--no-time]
+ *   cuarena selftest [TASK|PATTERN...] [--compile-only] [--jobs N] [--no-time]
  *                    [--max-time-s S] [--dump DIR] [--out FILE] [--json]
  *
  * Without a GPU (--compile-only, what CI runs): every task file loads, and every
@@ -15,6 +15,7 @@
 #include "cli.h"
 #include "symcheck.h"
 
+#include <fnmatch.h>
 #include <math.h>
 #include <pthread.h>
 #include <string.h>
@@ -88,14 +89,28 @@ static void *build_worker(void *arg)
 	}
 }
 
+static bool is_pattern(const char *s)
+{
+	return strpbrk(s, "*?[@") != NULL;
+}
+
+/* A name selects a task by id/folder/slug/number, or as a shell pattern matched
+ * against the id and the folder ("0[5-9]*"). */
 static bool selected(const struct cua_task *t, int n_names, char **names,
                      const struct cua_catalogue *cat)
 {
 	if (n_names == 0)
 		return true;
-	for (int i = 0; i < n_names; i++)
-		if (cua_catalogue_find(cat, names[i], NULL, 0) == t)
+	const char *folder = strrchr(t->id, '/');
+	folder = folder ? folder + 1 : t->id;
+	for (int i = 0; i < n_names; i++) {
+		if (is_pattern(names[i])) {
+			if (!fnmatch(names[i], t->id, FNM_EXTMATCH) ||
+			    !fnmatch(names[i], folder, FNM_EXTMATCH))
+				return true;
+		} else if (cua_catalogue_find(cat, names[i], NULL, 0) == t)
 			return true;
+	}
 	return false;
 }
 
@@ -244,7 +259,7 @@ int cmd_selftest(struct cua_cli *cli, int argc, char **argv)
 	} else if (cat.errors)
 		fprintf(stderr, "cuarena selftest: (other tasks failed to load)\n%s", cat.errors);
 	for (int i = 0; i < n_names; i++)
-		if (!cua_catalogue_find(&cat, names[i], err, sizeof(err))) {
+		if (!is_pattern(names[i]) && !cua_catalogue_find(&cat, names[i], err, sizeof(err))) {
 			fprintf(stderr, "cuarena selftest: %s\n", err);
 			cua_catalogue_free(&cat);
 			free(names);

@@ -320,8 +320,8 @@ static bool task_selected(const struct cua_task *t, const struct cua_run_opts *o
 	if (!o->tasks_glob)
 		return true;
 	const char *folder = strrchr(t->id, '/');
-	return fnmatch(o->tasks_glob, t->id, 0) == 0 ||
-	       (folder && fnmatch(o->tasks_glob, folder + 1, 0) == 0);
+	return fnmatch(o->tasks_glob, t->id, FNM_EXTMATCH) == 0 ||
+	       (folder && fnmatch(o->tasks_glob, folder + 1, FNM_EXTMATCH) == 0);
 }
 
 static void write_run_json(struct run *r, const struct cua_run_summary *sum)

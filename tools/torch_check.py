@@ -186,6 +186,9 @@ def main():
     ap.add_argument("--dump", help="directory written by cuarena selftest --dump")
     ap.add_argument("--time", action="store_true", help="time torch eager and compile")
     ap.add_argument("--only", help="only tasks whose id contains this")
+    ap.add_argument("--match", help="only tasks whose folder matches this regular expression")
+    ap.add_argument("--time-only", help="with --time: time only tasks whose folder matches "
+                    "this regular expression (torch.compile takes seconds a task)")
     ap.add_argument("--out", help="write the JSON here (baselines/torch/<GPU>.json)")
     a = ap.parse_args()
 
@@ -203,6 +206,8 @@ def main():
     for task in load_tasks(a.root):
         if a.only and a.only not in task["_id"]:
             continue
+        if a.match and not re.search(a.match, task["_folder"]):
+            continue
         if "torch" not in task:
             print("SKIP %s: no torch expression" % task["_id"])
             continue
@@ -218,7 +223,7 @@ def main():
                     ok &= good
                     print("%s %s oracle vs torch fp64: %s" % ("PASS" if good else "FAIL",
                                                                task["_id"], msg))
-            if a.time:
+            if a.time and (not a.time_only or re.search(a.time_only, task["_folder"])):
                 entry.update(time_task(task))
                 print("     %s eager %.4f ms, compile %.4f ms (built in %.1f s)" % (
                     task["_id"], entry["eager_ms"], entry["compile_ms"],
