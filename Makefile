@@ -48,7 +48,7 @@ SOFIXTURES  := $(SOFIX_SRCS:tests/data/so/%.c=$(BUILD)/tests/so/%.so)
 GPU_SRCS    := $(wildcard tests/gpu/*.c)
 BENCH_SRCS  := $(wildcard bench/*.c)
 
-.PHONY: all test gpu-test bench bundle deps install clean check-nvcc
+.PHONY: all test gpu-test bench bundle deps install clean check-nvcc fuzz
 all: $(BUILD)/cuarena
 
 $(BUILD)/obj/%.o: %.c $(wildcard harness/*.h agents/*.h) include/cuarena.h
@@ -94,6 +94,31 @@ $(BUILD)/bench: $(BENCH_SRCS) $(AGENT_OBJS) $(LIB)
 
 bench: $(BUILD)/cuarena $(BUILD)/bench
 	$(BUILD)/bench
+
+# ---- fuzzing (libFuzzer, clang) ----------------------------------------------
+# Each target in tests/fuzz/fuzz-<name>.c runs FUZZ_SECONDS (default 600) from its
+# corpus tests/fuzz/corpus-<name>/; any crash or sanitizer report fails.
+FUZZ_SRCS    := $(wildcard tests/fuzz/fuzz-*.c)
+FUZZ_BINS    := $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/fuzz/%)
+FUZZ_SECONDS ?= 600
+FUZZ_CFLAGS  := -std=c11 -g -O1 -D_GNU_SOURCE -Iinclude -Iharness -I$(CUDA_HOME)/include \
+                -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
+
+FUZZ_LIB_C   := $(filter-out harness/cmd-%.c harness/report-print.c,$(HARNESS_C))
+
+$(BUILD)/fuzz/%: tests/fuzz/%.c $(FUZZ_LIB_C) $(wildcard harness/*.h)
+	@mkdir -p $(dir $@)
+	clang $(FUZZ_CFLAGS) -o $@ $< $(FUZZ_LIB_C) -lcjson -lcurl -lcrypto -ldl -lm -lpthread
+
+fuzz: $(FUZZ_BINS)
+	@for b in $(FUZZ_BINS); do n=$$(basename $$b); n=$${n#fuzz-}; \
+		mkdir -p $(BUILD)/fuzz/corpus-$$n; \
+		echo "fuzz: $$n for $(FUZZ_SECONDS) s"; \
+		$$b -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
+			$(BUILD)/fuzz/corpus-$$n tests/fuzz/corpus-$$n 2>&1 | \
+			grep -E "^(stat::number_of_executed_units|stat::peak_rss_mb|==[0-9]+==|SUMMARY)|Done [0-9]+ runs" \
+			|| exit 1; \
+	done
 
 # ---- carrying build/ to the GPU machine ------------------------------------
 bundle: $(BUILD)/cuarena $(BUILD)/gpu-test $(BUILD)/bench
