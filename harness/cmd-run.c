@@ -44,8 +44,11 @@ int cmd_run(struct cua_cli *cli, int argc, char **argv)
 	struct cua_run_opts o;
 	struct cua_run_summary sum;
 	char err[CUA_ERR_LEN];
-	const char *agent = NULL, *config = NULL;
+	const char *agent = NULL, *config = NULL, *resume = NULL;
 	cJSON *cfg = NULL;
+	char **ids = NULL;
+	int n_ids = 0;
+	char agent_buf[64], version_buf[128];
 
 	cua_run_opts_init(&o, cli->root, cli->self, cli->cache);
 	o.progress = true;
@@ -62,6 +65,8 @@ int cmd_run(struct cua_cli *cli, int argc, char **argv)
 			o.tasks_glob = argv[++i];
 		else if (!strcmp(a, "--out") && ok)
 			o.out_dir = argv[++i];
+		else if (!strcmp(a, "--resume") && ok)
+			resume = argv[++i];
 		else if (!strcmp(a, "--level") && ok)
 			ok = to_int(argv[++i], 1, 9, &o.level);
 		else if (!strcmp(a, "--turns") && ok)
@@ -81,6 +86,26 @@ int cmd_run(struct cua_cli *cli, int argc, char **argv)
 			return cua_cli_usage("run");
 		}
 	}
+	if (resume) {
+		/* everything comes from the run itself: its agent, config, turns, tasks */
+		if (agent || config || o.out_dir || o.tasks_glob || o.level) {
+			fprintf(stderr, "cuarena run: --resume takes the run's own settings; give "
+			                "no --agent, --agent-config, --out, --tasks or --level\n");
+			return CUA_EXIT_USAGE;
+		}
+		if (cua_run_read_meta(resume, agent_buf, sizeof(agent_buf), &cfg, version_buf,
+		                      sizeof(version_buf), &o.turns, &o.reward, &ids, &n_ids, err,
+		                      sizeof(err)) != CUA_OK) {
+			fprintf(stderr, "cuarena run: %s\n", err);
+			return CUA_EXIT_USAGE;
+		}
+		agent = agent_buf;
+		o.agent_version = version_buf[0] ? version_buf : NULL;
+		o.out_dir = resume;
+		o.resume = true;
+		o.task_ids = (const char *const *)ids;
+		o.n_task_ids = n_ids;
+	}
 	if (!agent)
 		return cua_cli_usage("run");
 	o.agent = cua_agent_find(agent);
@@ -96,6 +121,7 @@ int cmd_run(struct cua_cli *cli, int argc, char **argv)
 	o.agent_config = cfg;
 	enum cua_status st = cua_run(&o, &sum, err, sizeof(err));
 	cJSON_Delete(cfg);
+	cua_run_free_ids(ids, n_ids);
 	if (st != CUA_OK) {
 		fprintf(stderr, "cuarena run: %s\n", err);
 		return st == CUA_E_NO_GPU ? CUA_EXIT_ENV

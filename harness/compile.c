@@ -165,6 +165,7 @@ enum cua_status cua_build_so(const char *src_path, const struct cua_build_opts *
 	char *src = NULL;
 	size_t src_len = 0;
 	char inc1[4200], inc2[4200], rpath[4200], tmp_so[4200], log_path[4200];
+	char fail_path[4200];
 	char pv[2300];
 	const char *env[4];
 	const char *argv[40];
@@ -281,6 +282,17 @@ enum cua_status cua_build_so(const char *src_path, const struct cua_build_opts *
 		result = CUA_OK;
 		goto out;
 	}
+	/* A source that failed to compile fails again: its log is cached too (not a
+	 * timeout, which depends on the machine's load). */
+	snprintf(fail_path, sizeof(fail_path), "%s/%s.fail", abs_cache, b->key);
+	if (file_exists(fail_path)) {
+		b->cached = true;
+		size_t ll = 0;
+		if (cua_read_file(fail_path, LOG_MAX * 4, &b->log, &ll, NULL, 0) != CUA_OK)
+			b->log = NULL;
+		result = CUA_OK;
+		goto out;
+	}
 	/* Unique per build: two threads may build the same key at once (a task's
 	 * reference submitted as a candidate), and the first rename must not steal
 	 * the second's file. */
@@ -322,6 +334,9 @@ enum cua_status cua_build_so(const char *src_path, const struct cua_build_opts *
 	}
 	if (r.how != CUA_EXIT_NORMAL || r.code != 0 || !file_exists(tmp_so)) {
 		unlink(tmp_so);
+		if (r.how == CUA_EXIT_NORMAL && r.code != 0)
+			cua_write_file(fail_path, b->log ? b->log : "", b->log ? strlen(b->log) : 0,
+			               NULL, 0);
 		goto out;
 	}
 	if (rename(tmp_so, b->so_path) != 0) {

@@ -147,6 +147,8 @@ static char *feedback(const struct cua_episode *ep, const struct cua_step *st)
 	return b.s;
 }
 
+static void account(struct cua_episode *ep, const struct cua_step *step);
+
 static enum cua_status write_source(const char *path, const char *code, char *err,
                                     size_t errlen)
 {
@@ -205,27 +207,74 @@ enum cua_status cua_episode_step(struct cua_episode *ep, const char *code,
 	out.speedup_nvcc = step->n_speedup ? step->speedup[0] : 0;
 	out.speedup_library = lib ? cua_speedup(lib, &step->eval) : 0;
 	step->reward = cua_reward_turn(ep->reward_kind, &out);
+	account(ep, step);
+	step->done = ep->done;
+	return CUA_OK;
+}
+
+/* Books a finished turn: reward, best turn, the end at the turn limit, and the
+ * next observation (the feedback on it). */
+static void account(struct cua_episode *ep, const struct cua_step *step)
+{
 	ep->rewards[step->turn - 1] = step->reward;
-	if (out.correct && (ep->best_turn == 0 || out.speedup_nvcc > ep->best_speedup)) {
+	double nvcc = step->n_speedup ? step->speedup[0] : 0;
+	if (step->eval.verdict == CUA_VERDICT_OK &&
+	    (ep->best_turn == 0 || nvcc > ep->best_speedup)) {
 		ep->best_turn = step->turn;
-		ep->best_speedup = out.speedup_nvcc;
+		ep->best_speedup = nvcc;
 	}
-	step->done = ep->turn >= ep->max_turns;
-	if (step->done) {
+	if (ep->turn >= ep->max_turns) {
 		ep->done = true;
 		snprintf(ep->end_reason, sizeof(ep->end_reason), "turn limit");
 	}
-
+	struct cua_step shown = *step;
+	shown.done = ep->done;
 	free(ep->obs_text);
 	cJSON_Delete(ep->obs_json);
-	ep->obs_text = feedback(ep, step);
+	ep->obs_text = feedback(ep, &shown);
 	ep->obs_json = cJSON_CreateObject();
-	cJSON_AddStringToObject(ep->obs_json, "task", t->id);
+	cJSON_AddStringToObject(ep->obs_json, "task", ep->task->id);
 	cJSON_AddNumberToObject(ep->obs_json, "turn", ep->turn + 1);
 	cJSON_AddNumberToObject(ep->obs_json, "max_turns", ep->max_turns);
 	cJSON_AddStringToObject(ep->obs_json, "kind", "feedback");
-	cJSON_AddItemToObject(ep->obs_json, "result", cua_step_to_json(step));
-	return CUA_OK;
+	cJSON_AddItemToObject(ep->obs_json, "result", cua_step_to_json(&shown));
+}
+
+void cua_episode_restore(struct cua_episode *ep, const struct cua_step *steps, int n)
+{
+	for (int i = 0; i < n && ep->turn < ep->max_turns; i++) {
+		ep->turn = steps[i].turn;
+		account(ep, &steps[i]);
+	}
+}
+
+enum cua_status cua_step_from_json(const cJSON *j, struct cua_step *s, char *err,
+                                   size_t errlen)
+{
+	memset(s, 0, sizeof(*s));
+	const cJSON *turn = cJSON_GetObjectItemCaseSensitive(j, "turn");
+	const cJSON *reward = cJSON_GetObjectItemCaseSensitive(j, "reward");
+	const cJSON *sha = cJSON_GetObjectItemCaseSensitive(j, "code_sha256");
+	if (!cJSON_IsNumber(turn) || turn->valuedouble < 1 || turn->valuedouble > CUA_MAX_TURNS ||
+	    !cJSON_IsNumber(reward)) {
+		cua_errf(err, errlen, "turn and reward: expected numbers");
+		return CUA_E_PARSE;
+	}
+	s->turn = (int)turn->valuedouble;
+	s->reward = reward->valuedouble;
+	if (cJSON_IsString(sha))
+		snprintf(s->code_sha, sizeof(s->code_sha), "%s", sha->valuestring);
+	const cJSON *sp;
+	cJSON_ArrayForEach(sp, cJSON_GetObjectItemCaseSensitive(j, "speedup"))
+	{
+		if (s->n_speedup >= (int)CUA_ARRAY_LEN(s->speedup))
+			break;
+		snprintf(s->speedup_name[s->n_speedup], sizeof(s->speedup_name[0]), "%s",
+		         sp->string ? sp->string : "");
+		s->speedup[s->n_speedup++] = cJSON_IsNumber(sp) ? sp->valuedouble : 0;
+	}
+	return cua_eval_from_json(cJSON_GetObjectItemCaseSensitive(j, "eval"), &s->eval, err,
+	                          errlen);
 }
 
 cJSON *cua_step_to_json(const struct cua_step *s)

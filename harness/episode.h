@@ -61,6 +61,15 @@ enum cua_status cua_episode_step(struct cua_episode *ep, const char *code,
                                  const char *note, struct cua_step *step, char *err,
                                  size_t errlen);
 
+/* Rebuilds a step from its evals.jsonl object (turn, reward, speedup, eval). */
+enum cua_status cua_step_from_json(const struct cJSON *j, struct cua_step *s, char *err,
+                                   size_t errlen);
+
+/* Continues an episode after a restart: the turns in steps[0..n) (in order) are
+ * taken as done, rewards and the best turn restored, and the next observation is
+ * the feedback of the last one — exactly what the agent would have seen. */
+void cua_episode_restore(struct cua_episode *ep, const struct cua_step *steps, int n);
+
 /* Ends the episode (reason recorded); final rewards are ep->rewards after
  * cua_reward_finish. */
 void cua_episode_end(struct cua_episode *ep, const char *reason);

@@ -10,17 +10,25 @@
 /* Sorted by name; usage text lives here once. */
 static const struct cua_command commands[] = {
 	{"baselines", cmd_baselines, "cuarena baselines TASK [--json] [--no-time]"},
+	{"board", cmd_board, "cuarena board RUN... [--md FILE] [--html DIR] [--final]"},
 	{"catalogue", cmd_catalogue, "cuarena catalogue [--selftest FILE] [--torch FILE]"},
+	{"compare", cmd_compare, "cuarena compare OLD NEW [--threshold PCT] [--final] [--json]"},
 	{"doctor", cmd_doctor, "cuarena doctor [--measure] [--json]"},
 	{"env", cmd_env, "cuarena env   (reset/step as JSON lines on stdin/stdout)"},
 	{"eval", cmd_eval, "cuarena eval TASK FILE.cu [--json] [--no-time] [--max-time-s S]"},
+	{"history", cmd_history, "cuarena history DIR [--out DIR] [--format png|svg] [--json]"},
 	{"list", cmd_list, "cuarena list [--level N] [--json]"},
+	{"plot", cmd_plot, "cuarena plot RUN... --out DIR [--format png|svg] [--baseline NAME] "
+	                   "[--final]"},
 	{"run", cmd_run, "cuarena run --agent NAME [--agent-config F.json] [--agent-version V] "
 	                 "[--level N] [--tasks GLOB] [--turns T] [--reward cuda-agent|kevin|"
-	                 "log-speedup] [--jobs N] [--out DIR] [--max-time-s S]"},
+	                 "log-speedup] [--jobs N] [--out DIR] [--max-time-s S] | cuarena run --resume DIR"},
 	{"selftest", cmd_selftest, "cuarena selftest [TASK...] [--compile-only] [--jobs N] "
 	                           "[--no-time] [--max-time-s S] [--dump DIR] [--out FILE] [--json]"},
 	{"show", cmd_show, "cuarena show TASK [--json]"},
+	{"table", cmd_table, "cuarena table RUN... [--layout cuda-agent|kernelbench] "
+	                     "[--format md|latex|csv] [--baselines A,B] [--primary NAME] "
+	                     "[--final] [--margin PCT] [--json]"},
 };
 
 static void help(FILE *f)

@@ -91,6 +91,17 @@ static int open_append(const char *dir, const char *name, char *err, size_t errl
 	return fd;
 }
 
+/* What a killed run left for one task (resume). */
+struct prior {
+	bool ended;                         /* its last end line is not "interrupted" */
+	int best_turn;
+	int n_steps;
+	struct cua_step steps[CUA_MAX_TURNS];
+	bool have_traj[CUA_MAX_TURNS + 1];
+	bool have_base;
+	struct cua_report base;
+};
+
 /* ---- the shared state of a run ------------------------------------------------ */
 
 struct run {
@@ -108,6 +119,7 @@ struct run {
 	bool tty;
 	char run_dir[4096];
 	cJSON *run_json;
+	struct prior *prior;                /* per task, when resuming */
 };
 
 static void progress(struct run *r, const char *line)
@@ -170,8 +182,59 @@ static void write_end(struct run *r, const struct cua_episode *ep, const char *r
 	put_line(&r->w, r->w.traj, l);
 }
 
+/* Writes a trajectory "turn" line. */
+static void write_turn(struct run *r, const struct cua_task *t, const struct cua_step *step,
+                       const char *prompt_sha, const char *observation,
+                       const struct cua_action *act, bool recovered)
+{
+	cJSON *tl = cJSON_CreateObject();
+	cJSON_AddStringToObject(tl, "kind", "turn");
+	cJSON_AddStringToObject(tl, "task", t->id);
+	cJSON_AddNumberToObject(tl, "turn", step->turn);
+	cJSON_AddStringToObject(tl, "prompt_sha256", prompt_sha);
+	cJSON_AddStringToObject(tl, "observation", observation);
+	cJSON_AddStringToObject(tl, "reply", act->reply ? act->reply : "");
+	if (act->code)
+		cJSON_AddStringToObject(tl, "code", act->code);
+	else
+		cJSON_AddNullToObject(tl, "code");
+	cJSON_AddStringToObject(tl, "verdict", cua_verdict_name(step->eval.verdict));
+	cJSON_AddNumberToObject(tl, "reward", step->reward);
+	cJSON *tok = cJSON_AddObjectToObject(tl, "tokens");
+	cJSON_AddNumberToObject(tok, "prompt", act->prompt_tokens);
+	cJSON_AddNumberToObject(tok, "completion", act->completion_tokens);
+	cJSON_AddNumberToObject(tl, "latency_s", act->latency_s);
+	if (recovered)
+		cJSON_AddBoolToObject(tl, "recovered", true);
+	put_line(&r->w, r->w.traj, tl);
+}
+
+/* Restores what a killed run left for a task; returns how many steps of its
+ * episode were already evaluated (0 when nothing). */
+static int restore_prior(struct run *r, const struct cua_task *t, struct cua_episode *ep,
+                         struct prior *p)
+{
+	cua_episode_restore(ep, p->steps, p->n_steps);
+	for (int i = 0; i < p->n_steps; i++) {
+		int k = p->steps[i].turn;
+		if (k < 1 || k > CUA_MAX_TURNS || p->have_traj[k])
+			continue;
+		/* killed between the eval line and the turn line: the source is on disk */
+		struct cua_action act;
+		memset(&act, 0, sizeof(act));
+		char path[4500];
+		snprintf(path, sizeof(path), "%s/turn-%d.cu", ep->workdir, k);
+		size_t len = 0;
+		if (cua_read_file(path, 1 << 20, &act.code, &len, NULL, 0) != CUA_OK)
+			act.code = NULL;
+		write_turn(r, t, &p->steps[i], "", "", &act, true);
+		cua_action_clear(&act);
+	}
+	return p->n_steps;
+}
+
 /* One episode of one task, start to end. */
-static void run_episode(struct run *r, const struct cua_task *t)
+static void run_episode(struct run *r, const struct cua_task *t, struct prior *p)
 {
 	const struct cua_agent_i *ai = r->o->agent;
 	char err[CUA_ERR_LEN], reason[512] = "", workdir[4400];
@@ -181,7 +244,19 @@ static void run_episode(struct run *r, const struct cua_task *t)
 
 	memset(&ep, 0, sizeof(ep));
 	memset(&base, 0, sizeof(base));
-	if (measure_baselines(r, t, &base, err, sizeof(err)) != CUA_OK) {
+	if (p && p->ended) {
+		/* finished before the restart: nothing to do, nothing repeated */
+		pthread_mutex_lock(&r->lock);
+		r->done++;
+		r->correct += p->best_turn > 0;
+		pthread_mutex_unlock(&r->lock);
+		return;
+	}
+	if (p && p->have_base) {
+		base = p->base;            /* measured before the restart: not again */
+		memset(&p->base, 0, sizeof(p->base));
+		p->have_base = false;
+	} else if (measure_baselines(r, t, &base, err, sizeof(err)) != CUA_OK) {
 		snprintf(reason, sizeof(reason), "harness failed: %.480s", err);
 		goto out_report;
 	}
@@ -193,6 +268,8 @@ static void run_episode(struct run *r, const struct cua_task *t)
 		snprintf(reason, sizeof(reason), "harness failed: %.480s", err);
 		goto out_report;
 	}
+	if (p && p->n_steps)
+		restore_prior(r, t, &ep, p);
 	if (ai->begin && ai->begin(r->agent, t->id, r->o->root, &aep, err, sizeof(err))) {
 		snprintf(reason, sizeof(reason), "agent failed: %.480s", err);
 		goto out_end;
@@ -243,24 +320,7 @@ static void run_episode(struct run *r, const struct cua_task *t)
 		cJSON_AddNumberToObject(ev, "level", t->level);
 		put_line(&r->w, r->w.evals, ev);
 
-		cJSON *tl = cJSON_CreateObject();
-		cJSON_AddStringToObject(tl, "kind", "turn");
-		cJSON_AddStringToObject(tl, "task", t->id);
-		cJSON_AddNumberToObject(tl, "turn", step.turn);
-		cJSON_AddStringToObject(tl, "prompt_sha256", prompt_sha);
-		cJSON_AddStringToObject(tl, "observation", observation);
-		cJSON_AddStringToObject(tl, "reply", act.reply ? act.reply : "");
-		if (act.code)
-			cJSON_AddStringToObject(tl, "code", act.code);
-		else
-			cJSON_AddNullToObject(tl, "code");
-		cJSON_AddStringToObject(tl, "verdict", cua_verdict_name(step.eval.verdict));
-		cJSON_AddNumberToObject(tl, "reward", step.reward);
-		cJSON *tok = cJSON_AddObjectToObject(tl, "tokens");
-		cJSON_AddNumberToObject(tok, "prompt", act.prompt_tokens);
-		cJSON_AddNumberToObject(tok, "completion", act.completion_tokens);
-		cJSON_AddNumberToObject(tl, "latency_s", act.latency_s);
-		put_line(&r->w, r->w.traj, tl);
+		write_turn(r, t, &step, prompt_sha, observation, &act, false);
 		free(observation);
 		cua_action_clear(&act);
 		cua_step_clear(&step);
@@ -309,8 +369,218 @@ static void *worker(void *arg)
 		pthread_mutex_unlock(&r->lock);
 		if (i < 0)
 			return NULL;
-		run_episode(r, r->tasks[i]);
+		run_episode(r, r->tasks[i], r->prior ? &r->prior[i] : NULL);
 	}
+}
+
+/* Cuts a results file after its last newline: a line torn by a kill must not
+ * swallow the next one appended. */
+static void drop_torn_tail(const char *path)
+{
+	int fd = open(path, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	off_t size = lseek(fd, 0, SEEK_END), keep = size;
+	char c;
+	while (keep > 0 && pread(fd, &c, 1, keep - 1) == 1 && c != '\n')
+		keep--;
+	if (keep != size && ftruncate(fd, keep) == 0)
+		fsync(fd);
+	close(fd);
+}
+
+static int task_index(const struct run *r, const char *id)
+{
+	for (int i = 0; i < r->n_tasks; i++)
+		if (!strcmp(r->tasks[i]->id, id))
+			return i;
+	return -1;
+}
+
+/* Reads one results file line by line into f(r, line object). */
+static enum cua_status each_line(struct run *r, const char *name,
+                                 void (*f)(struct run *, const cJSON *), char *err,
+                                 size_t errlen)
+{
+	char path[4400], *buf = NULL;
+	size_t len = 0;
+	snprintf(path, sizeof(path), "%s/%s", r->run_dir, name);
+	drop_torn_tail(path);
+	if (access(path, F_OK) != 0)
+		return CUA_OK;
+	enum cua_status st = cua_read_file(path, (size_t)4 << 30, &buf, &len, err, errlen);
+	if (st != CUA_OK)
+		return st;
+	int lineno = 0;
+	for (char *l = buf, *nl; l && *l; l = nl ? nl + 1 : NULL) {
+		nl = strchr(l, '\n');
+		if (nl)
+			*nl = '\0';
+		lineno++;
+		cJSON *j = cJSON_Parse(l);
+		if (!j) {
+			cua_errf(err, errlen, "%s: line %d: not JSON", path, lineno);
+			free(buf);
+			return CUA_E_PARSE;
+		}
+		f(r, j);
+		cJSON_Delete(j);
+	}
+	free(buf);
+	return CUA_OK;
+}
+
+static void prior_eval(struct run *r, const cJSON *j)
+{
+	const cJSON *task = cJSON_GetObjectItemCaseSensitive(j, "task");
+	int i = cJSON_IsString(task) ? task_index(r, task->valuestring) : -1;
+	if (i < 0)
+		return;
+	struct prior *p = &r->prior[i];
+	struct cua_step s;
+	if (p->n_steps >= CUA_MAX_TURNS || cua_step_from_json(j, &s, NULL, 0) != CUA_OK)
+		return;
+	for (int k = 0; k < p->n_steps; k++)
+		if (p->steps[k].turn == s.turn) {
+			cua_step_clear(&s);   /* never count a turn twice */
+			return;
+		}
+	p->steps[p->n_steps++] = s;
+	r->evaluations++;
+}
+
+static void prior_traj(struct run *r, const cJSON *j)
+{
+	const cJSON *task = cJSON_GetObjectItemCaseSensitive(j, "task");
+	const cJSON *kind = cJSON_GetObjectItemCaseSensitive(j, "kind");
+	int i = cJSON_IsString(task) ? task_index(r, task->valuestring) : -1;
+	if (i < 0 || !cJSON_IsString(kind))
+		return;
+	struct prior *p = &r->prior[i];
+	if (!strcmp(kind->valuestring, "turn")) {
+		const cJSON *turn = cJSON_GetObjectItemCaseSensitive(j, "turn");
+		if (cJSON_IsNumber(turn) && turn->valuedouble >= 1 &&
+		    turn->valuedouble <= CUA_MAX_TURNS)
+			p->have_traj[(int)turn->valuedouble] = true;
+	} else if (!strcmp(kind->valuestring, "end")) {
+		const cJSON *reason = cJSON_GetObjectItemCaseSensitive(j, "reason");
+		const cJSON *best = cJSON_GetObjectItemCaseSensitive(j, "best_turn");
+		/* the last end line counts; an interrupted episode goes on */
+		p->ended = !(cJSON_IsString(reason) && !strcmp(reason->valuestring, "interrupted"));
+		p->best_turn = cJSON_IsNumber(best) ? (int)best->valuedouble : 0;
+	}
+}
+
+static void prior_base(struct run *r, const cJSON *j)
+{
+	const cJSON *task = cJSON_GetObjectItemCaseSensitive(j, "task");
+	int i = cJSON_IsString(task) ? task_index(r, task->valuestring) : -1;
+	if (i < 0)
+		return;
+	struct prior *p = &r->prior[i];
+	if (p->base.n_base >= (int)CUA_ARRAY_LEN(p->base.base))
+		return;
+	struct cua_eval *e = &p->base.base[p->base.n_base];
+	if (cua_eval_from_json(cJSON_GetObjectItemCaseSensitive(j, "eval"), e, NULL, 0) != CUA_OK)
+		return;
+	p->base.task = r->tasks[i];
+	p->base.n_base++;
+	p->have_base = true;
+}
+
+/* What the killed run in r->run_dir left: per task, evaluated turns, turn lines,
+ * end lines, measured baselines. */
+static enum cua_status load_prior(struct run *r, char *err, size_t errlen)
+{
+	enum cua_status st;
+	r->prior = calloc((size_t)r->n_tasks, sizeof(*r->prior));
+	CUA_ASSERT(r->prior);
+	if ((st = each_line(r, "evals.jsonl", prior_eval, err, errlen)) != CUA_OK ||
+	    (st = each_line(r, "trajectories.jsonl", prior_traj, err, errlen)) != CUA_OK ||
+	    (st = each_line(r, "baselines.jsonl", prior_base, err, errlen)) != CUA_OK)
+		return st;
+	/* steps in turn order */
+	for (int i = 0; i < r->n_tasks; i++) {
+		struct prior *p = &r->prior[i];
+		for (int a = 1; a < p->n_steps; a++)
+			for (int b = a; b > 0 && p->steps[b - 1].turn > p->steps[b].turn; b--) {
+				struct cua_step tmp = p->steps[b];
+				p->steps[b] = p->steps[b - 1];
+				p->steps[b - 1] = tmp;
+			}
+	}
+	return CUA_OK;
+}
+
+static void free_prior(struct run *r)
+{
+	if (!r->prior)
+		return;
+	for (int i = 0; i < r->n_tasks; i++) {
+		for (int k = 0; k < r->prior[i].n_steps; k++)
+			cua_step_clear(&r->prior[i].steps[k]);
+		cua_report_free(&r->prior[i].base);
+	}
+	free(r->prior);
+	r->prior = NULL;
+}
+
+enum cua_status cua_run_read_meta(const char *dir, char *agent, size_t agent_len,
+                                  cJSON **config, char *version, size_t version_len,
+                                  int *turns, enum cua_reward_kind *reward, char ***ids,
+                                  int *n_ids, char *err, size_t errlen)
+{
+	char path[4400], *buf = NULL;
+	snprintf(path, sizeof(path), "%s/run.json", dir);
+	*config = NULL;
+	*ids = NULL;
+	*n_ids = 0;
+	enum cua_status st = cua_read_file(path, 16 << 20, &buf, NULL, err, errlen);
+	if (st != CUA_OK)
+		return st;
+	cJSON *j = cJSON_Parse(buf);
+	free(buf);
+	const cJSON *a = cJSON_GetObjectItem(j, "agent");
+	const cJSON *name = cJSON_GetObjectItem(a, "name");
+	const cJSON *ver = cJSON_GetObjectItem(a, "version");
+	const cJSON *t = cJSON_GetObjectItem(j, "turns");
+	const cJSON *rw = cJSON_GetObjectItem(j, "reward");
+	const cJSON *tasks = cJSON_GetObjectItem(j, "tasks");
+	const cJSON *schema = cJSON_GetObjectItem(j, "schema");
+	if (!cJSON_IsNumber(schema) || schema->valuedouble > 1) {
+		cua_errf(err, errlen, "%s: schema: %s", path,
+		         cJSON_IsNumber(schema) ? "newer than this cuarena (1)" : "missing");
+		cJSON_Delete(j);
+		return CUA_E_PARSE;
+	}
+	if (!cJSON_IsString(name) || !cJSON_IsNumber(t) || !cJSON_IsString(rw) ||
+	    !cua_reward_parse(rw->valuestring, reward) || !cJSON_IsArray(tasks)) {
+		cua_errf(err, errlen, "%s: agent.name, turns, reward and tasks are required",
+		         path);
+		cJSON_Delete(j);
+		return CUA_E_PARSE;
+	}
+	snprintf(agent, agent_len, "%s", name->valuestring);
+	snprintf(version, version_len, "%s", cJSON_IsString(ver) ? ver->valuestring : "");
+	*turns = (int)t->valuedouble;
+	const cJSON *cfg = cJSON_GetObjectItem(a, "config");
+	*config = cfg ? cJSON_Duplicate(cfg, true) : NULL;
+	int n = cJSON_GetArraySize(tasks);
+	*ids = calloc((size_t)n + 1, sizeof(char *));
+	CUA_ASSERT(*ids);
+	const cJSON *x;
+	cJSON_ArrayForEach(x, tasks)
+		if (cJSON_IsString(x))
+			(*ids)[(*n_ids)++] = strdup(x->valuestring);
+	cJSON_Delete(j);
+	return CUA_OK;
+}
+
+void cua_run_free_ids(char **ids, int n)
+{
+	for (int i = 0; ids && i < n; i++)
+		free(ids[i]);
+	free(ids);
 }
 
 static bool task_selected(const struct cua_task *t, const struct cua_run_opts *o)
@@ -367,9 +637,24 @@ enum cua_status cua_run(const struct cua_run_opts *o, struct cua_run_summary *su
 		return st;
 	r.tasks = calloc((size_t)cat.n + 1, sizeof(*r.tasks));
 	CUA_ASSERT(r.tasks);
-	for (int i = 0; i < cat.n; i++)
-		if (task_selected(cat.tasks[i], o))
-			r.tasks[r.n_tasks++] = cat.tasks[i];
+	if (o->task_ids) {
+		for (int k = 0; k < o->n_task_ids; k++) {
+			const struct cua_task *t = NULL;
+			for (int i = 0; i < cat.n && !t; i++)
+				if (!strcmp(cat.tasks[i]->id, o->task_ids[k]))
+					t = cat.tasks[i];
+			if (!t) {
+				cua_errf(err, errlen, "task %s of the run is not in the catalogue",
+				         o->task_ids[k]);
+				st = CUA_E_NOT_FOUND;
+				goto out_cat;
+			}
+			r.tasks[r.n_tasks++] = t;
+		}
+	} else
+		for (int i = 0; i < cat.n; i++)
+			if (task_selected(cat.tasks[i], o))
+				r.tasks[r.n_tasks++] = cat.tasks[i];
 	if (r.n_tasks == 0) {
 		cua_errf(err, errlen, "no task matches (level %d, tasks '%s')", o->level,
 		         o->tasks_glob ? o->tasks_glob : "*");
@@ -399,6 +684,28 @@ enum cua_status cua_run(const struct cua_run_opts *o, struct cua_run_summary *su
 	if (st != CUA_OK)
 		goto out_cat;
 
+	if (o->resume) {
+		char path[4400], *buf = NULL;
+		snprintf(path, sizeof(path), "%s/run.json", r.run_dir);
+		st = cua_read_file(path, 16 << 20, &buf, NULL, err, errlen);
+		if (st != CUA_OK)
+			goto out_agent;
+		r.run_json = cJSON_Parse(buf);
+		free(buf);
+		if (!cJSON_IsObject(r.run_json)) {
+			cua_errf(err, errlen, "%s: not a JSON object", path);
+			st = CUA_E_PARSE;
+			goto out_agent;
+		}
+		cJSON *res = cJSON_GetObjectItem(r.run_json, "resumed");
+		if (!cJSON_IsArray(res))
+			res = cJSON_AddArrayToObject(r.run_json, "resumed");
+		cJSON_AddItemToArray(res, cJSON_CreateString(when));
+		st = load_prior(&r, err, errlen);
+		if (st != CUA_OK)
+			goto out_agent;
+		goto files;
+	}
 	r.run_json = cJSON_CreateObject();
 	cJSON_AddNumberToObject(r.run_json, "schema", 1);
 	const char *slash = strrchr(r.run_dir, '/');
@@ -425,6 +732,7 @@ enum cua_status cua_run(const struct cua_run_opts *o, struct cua_run_summary *su
 	cJSON *tl = cJSON_AddArrayToObject(r.run_json, "tasks");
 	for (int i = 0; i < r.n_tasks; i++)
 		cJSON_AddItemToArray(tl, cJSON_CreateString(r.tasks[i]->id));
+files:
 	write_run_json(&r, NULL);
 
 	r.w.evals = open_append(r.run_dir, "evals.jsonl", err, errlen);
@@ -485,7 +793,9 @@ out_files:
 		close(r.w.traj);
 	if (r.w.base > 0)
 		close(r.w.base);
+out_agent:
 	cJSON_Delete(r.run_json);
+	free_prior(&r);
 	if (o->agent->free)
 		o->agent->free(r.agent);
 out_cat:

@@ -22,6 +22,11 @@ struct cua_run_opts {
 	const char *out_dir;                /* NULL = results/<run-id> */
 	bool require_gpu;                   /* refuse to start without /dev/nvidia* */
 	bool progress;                      /* a progress bar (on a TTY) */
+	bool resume;                        /* continue the run in out_dir: its run.json
+	                                     * fixes the tasks; finished episodes and
+	                                     * evaluated turns are not repeated */
+	const char *const *task_ids;        /* explicit task list (resume); NULL = select */
+	int n_task_ids;
 	struct cua_eval_opts eval;
 };
 
@@ -40,6 +45,15 @@ struct cua_run_summary {
  * files could not be written; agent and kernel failures are results. */
 enum cua_status cua_run(const struct cua_run_opts *o, struct cua_run_summary *sum,
                         char *err, size_t errlen);
+
+/* Reads a run's run.json for --resume: agent name, config (owned by the caller
+ * via *config, free with cJSON_Delete), version, turns, reward and task ids
+ * (heap array of heap strings, free with cua_run_free_ids). */
+enum cua_status cua_run_read_meta(const char *dir, char *agent, size_t agent_len,
+                                  struct cJSON **config, char *version, size_t version_len,
+                                  int *turns, enum cua_reward_kind *reward, char ***ids,
+                                  int *n_ids, char *err, size_t errlen);
+void cua_run_free_ids(char **ids, int n);
 
 /* Asks a running cua_run to stop cleanly (what SIGINT does). */
 void cua_run_interrupt(void);

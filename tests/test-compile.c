@@ -213,7 +213,15 @@ Test(compile, a_syntax_error_is_a_failed_build_with_nvccs_log)
 	cr_expect_not_null(strstr(build.log, "error"), "log:\n%s", build.log);
 	cr_expect_not_null(strstr(build.log, "bad.cu"), "the log names the file:\n%s", build.log);
 	cr_expect(!is_file(build.so_path), "%s exists", build.so_path);
-	cr_expect_eq(entries(cache), 0, "a failed build leaves nothing in the cache");
+	cr_expect_eq(entries(cache), 1, "a failed build leaves only its failure record");
+	/* the same source fails again without running nvcc, with the same log */
+	char *log1 = strdup(build.log);
+	cua_build_free(&build);
+	cr_assert_eq(cua_build_so(src, &opts, &build, err, sizeof(err)), CUA_OK, "%s", err);
+	cr_expect(!build.ok);
+	cr_expect(build.cached, "a known failure is a cache hit");
+	cr_expect_str_eq(build.log ? build.log : "", log1);
+	free(log1);
 }
 
 Test(compile, a_source_over_the_limit_is_refused_without_building)
