@@ -3,6 +3,7 @@
  * fsynced as soon as it exists, so a killed run keeps what it measured. */
 #include "run.h"
 #include "cli.h"
+#include "prompts.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -724,6 +725,9 @@ enum cua_status cua_run(const struct cua_run_opts *o, struct cua_run_summary *su
 	cJSON_AddItemToObject(a, "config", o->agent_config
 	                                       ? cJSON_Duplicate(o->agent_config, true)
 	                                       : cJSON_CreateObject());
+	char prompts[65];
+	if (cua_prompts_hash(o->root, prompts, NULL, 0) == CUA_OK)
+		cJSON_AddStringToObject(a, "prompts_sha256", prompts);
 	cJSON_AddNumberToObject(r.run_json, "turns", o->turns);
 	cJSON_AddStringToObject(r.run_json, "reward", cua_reward_name(o->reward));
 	cJSON *ps = cJSON_AddArrayToObject(r.run_json, "public_seeds");
