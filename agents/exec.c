@@ -638,25 +638,6 @@ static void stderr_excerpt(const struct exec_episode *e, char *buf, size_t len)
 	*o = '\0';
 }
 
-/* Printable excerpt of a line for error messages. */
-static void excerpt(const char *p, size_t n, char *buf, size_t len)
-{
-	size_t o = 0;
-
-	for (size_t i = 0; i < n && o + 5 < len && i < EXCERPT_LEN; i++) {
-		unsigned char c = (unsigned char)p[i];
-		if (c < 0x20 || c == 0x7f)
-			o += (size_t)snprintf(buf + o, len - o, "\\x%02x", c);
-		else
-			buf[o++] = (char)c;
-	}
-	if (n > EXCERPT_LEN && o + 4 < len) {
-		memcpy(buf + o, "...", 3);
-		o += 3;
-	}
-	buf[o] = '\0';
-}
-
 /* Replaces invalid UTF-8 in s[0..n) by U+FFFD (agents read their stdin as
  * UTF-8; compile logs may hold anything). Heap, NUL-terminated; *out_len set. */
 static char *utf8_clean(const char *s, size_t n, size_t *out_len)
@@ -725,74 +706,6 @@ out:
 	cJSON_free(txt);
 	cJSON_Delete(o);
 	return clean;
-}
-
-/* Turns one line of the agent's output into an action. */
-static enum cua_status parse_action(const char *line, size_t n, long lineno,
-                                    struct cua_action *act, char *err, size_t errlen)
-{
-	enum cua_status result = CUA_E_PARSE;
-	cJSON *j = cJSON_ParseWithLength(line, n);
-	const cJSON *type, *code, *reply, *tokens, *note;
-	char ex[EXCERPT_LEN * 4 + 8];
-	const char *why = NULL;
-
-	excerpt(line, n, ex, sizeof ex);
-	if (!cJSON_IsObject(j)) {
-		cua_errf(err, errlen, "line %ld of the agent's output is not a JSON action: %s",
-		         lineno, ex);
-		goto out;
-	}
-	type = cJSON_GetObjectItemCaseSensitive(j, "type");
-	code = cJSON_GetObjectItemCaseSensitive(j, "code");
-	reply = cJSON_GetObjectItemCaseSensitive(j, "reply");
-	tokens = cJSON_GetObjectItemCaseSensitive(j, "tokens");
-	note = cJSON_GetObjectItemCaseSensitive(j, "note");
-	if (!cJSON_IsString(type))
-		why = "it has no \"type\" string";
-	else if (strcmp(type->valuestring, "action") && strcmp(type->valuestring, "stop"))
-		why = "\"type\" is neither \"action\" nor \"stop\"";
-	else if (code && !cJSON_IsString(code) && !cJSON_IsNull(code))
-		why = "\"code\" is not a string";
-	else if (reply && !cJSON_IsString(reply) && !cJSON_IsNull(reply))
-		why = "\"reply\" is not a string";
-	else if (note && !cJSON_IsString(note) && !cJSON_IsNull(note))
-		why = "\"note\" is not a string";
-	else if (tokens && !cJSON_IsObject(tokens) && !cJSON_IsNull(tokens))
-		why = "\"tokens\" is not an object";
-	for (int i = 0; !why && i < 2 && cJSON_IsObject(tokens); i++) {
-		const cJSON *t = cJSON_GetObjectItemCaseSensitive(tokens, i ? "completion" : "prompt");
-		if (t && (!cJSON_IsNumber(t) || t->valuedouble < 0 || t->valuedouble > INT_MAX ||
-		          t->valuedouble != floor(t->valuedouble)))
-			why = "\"tokens\" counts must be non-negative integers";
-		else if (t)
-			*(i ? &act->completion_tokens : &act->prompt_tokens) = t->valueint;
-	}
-	if (why) {
-		cua_errf(err, errlen, "line %ld of the agent's output is not a JSON action: %s: %s",
-		         lineno, why, ex);
-		goto out;
-	}
-	if (!strcmp(type->valuestring, "stop")) {
-		act->stop = true;
-	} else if (cJSON_IsString(code)) {
-		if (!(act->code = strdup(code->valuestring)))
-			goto nomem;
-	} else {
-		cua_errf(act->note, sizeof act->note, "%s",
-		         cJSON_IsString(note) && *note->valuestring ? note->valuestring
-		                                                    : "the agent's action had no code");
-	}
-	if (cJSON_IsString(reply) && !(act->reply = strdup(reply->valuestring)))
-		goto nomem;
-	result = CUA_OK;
-	goto out;
-nomem:
-	result = CUA_E_NOMEM;
-	cua_errf(err, errlen, "exec: out of memory");
-out:
-	cJSON_Delete(j);
-	return result;
 }
 
 /* The next complete line in obuf: its offset and length, without the '\n' and
@@ -891,7 +804,7 @@ static enum cua_status exec_propose(void *agent, void *episode,
 		drain_stderr(e);
 		bool open = read_stdout(e, a->max_line);
 		if (next_line(e, &ls, &ln)) {
-			result = parse_action(e->obuf + ls, ln, e->lines, act, err, errlen);
+			result = cua_action_parse(e->obuf + ls, ln, e->lines, act, err, errlen);
 			consume_line(e);
 			break;
 		}
@@ -905,7 +818,7 @@ static enum cua_status exec_propose(void *agent, void *episode,
 			/* A last line without its '\n': take it as it is. */
 			e->lines++;
 			e->scanned = e->olen;
-			result = parse_action(e->obuf, e->olen, e->lines, act, err, errlen);
+			result = cua_action_parse(e->obuf, e->olen, e->lines, act, err, errlen);
 			consume_line(e);
 			break;
 		}

@@ -1,7 +1,13 @@
 /* agent.c — the registry of agent backends (a linker section) and actions. */
 #include "agent.h"
 
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
 #include <string.h>
+#include <cjson/cJSON.h>
+
+#define EXCERPT_LEN 120   /* of a bad line shown in an error */
 
 /* Defined by the linker around the "cua_agents" section. */
 extern const struct cua_agent_i *const __start_cua_agents[] __attribute__((weak));
@@ -37,3 +43,90 @@ const char *const *cua_agent_names(void)
 	names[n] = NULL;
 	return names;
 }
+
+/* Printable excerpt of a line for error messages. */
+static void excerpt(const char *p, size_t n, char *buf, size_t len)
+{
+	size_t o = 0;
+
+	for (size_t i = 0; i < n && o + 5 < len && i < EXCERPT_LEN; i++) {
+		unsigned char c = (unsigned char)p[i];
+		if (c < 0x20 || c == 0x7f)
+			o += (size_t)snprintf(buf + o, len - o, "\\x%02x", c);
+		else
+			buf[o++] = (char)c;
+	}
+	if (n > EXCERPT_LEN && o + 4 < len) {
+		memcpy(buf + o, "...", 3);
+		o += 3;
+	}
+	buf[o] = '\0';
+}
+
+enum cua_status cua_action_parse(const char *line, size_t n, long lineno,
+                                 struct cua_action *act, char *err, size_t errlen)
+{
+	enum cua_status result = CUA_E_PARSE;
+	cJSON *j = cJSON_ParseWithLength(line, n);
+	const cJSON *type, *code, *reply, *tokens, *note;
+	char ex[EXCERPT_LEN * 4 + 8];
+	const char *why = NULL;
+
+	excerpt(line, n, ex, sizeof ex);
+	if (!cJSON_IsObject(j)) {
+		cua_errf(err, errlen, "line %ld of the agent's output is not a JSON action: %s",
+		         lineno, ex);
+		goto out;
+	}
+	type = cJSON_GetObjectItemCaseSensitive(j, "type");
+	code = cJSON_GetObjectItemCaseSensitive(j, "code");
+	reply = cJSON_GetObjectItemCaseSensitive(j, "reply");
+	tokens = cJSON_GetObjectItemCaseSensitive(j, "tokens");
+	note = cJSON_GetObjectItemCaseSensitive(j, "note");
+	if (!cJSON_IsString(type))
+		why = "it has no \"type\" string";
+	else if (strcmp(type->valuestring, "action") && strcmp(type->valuestring, "stop"))
+		why = "\"type\" is neither \"action\" nor \"stop\"";
+	else if (code && !cJSON_IsString(code) && !cJSON_IsNull(code))
+		why = "\"code\" is not a string";
+	else if (reply && !cJSON_IsString(reply) && !cJSON_IsNull(reply))
+		why = "\"reply\" is not a string";
+	else if (note && !cJSON_IsString(note) && !cJSON_IsNull(note))
+		why = "\"note\" is not a string";
+	else if (tokens && !cJSON_IsObject(tokens) && !cJSON_IsNull(tokens))
+		why = "\"tokens\" is not an object";
+	for (int i = 0; !why && i < 2 && cJSON_IsObject(tokens); i++) {
+		const cJSON *t = cJSON_GetObjectItemCaseSensitive(tokens, i ? "completion" : "prompt");
+		if (t && (!cJSON_IsNumber(t) || t->valuedouble < 0 || t->valuedouble > INT_MAX ||
+		          t->valuedouble != floor(t->valuedouble)))
+			why = "\"tokens\" counts must be non-negative integers";
+		else if (t)
+			*(i ? &act->completion_tokens : &act->prompt_tokens) = t->valueint;
+	}
+	if (why) {
+		cua_errf(err, errlen, "line %ld of the agent's output is not a JSON action: %s: %s",
+		         lineno, why, ex);
+		goto out;
+	}
+	if (!strcmp(type->valuestring, "stop")) {
+		act->stop = true;
+	} else if (cJSON_IsString(code)) {
+		if (!(act->code = strdup(code->valuestring)))
+			goto nomem;
+	} else {
+		cua_errf(act->note, sizeof act->note, "%s",
+		         cJSON_IsString(note) && *note->valuestring ? note->valuestring
+		                                                    : "the agent's action had no code");
+	}
+	if (cJSON_IsString(reply) && !(act->reply = strdup(reply->valuestring)))
+		goto nomem;
+	result = CUA_OK;
+	goto out;
+nomem:
+	result = CUA_E_NOMEM;
+	cua_errf(err, errlen, "exec: out of memory");
+out:
+	cJSON_Delete(j);
+	return result;
+}
+

@@ -39,6 +39,14 @@ struct cua_action {
 
 void cua_action_clear(struct cua_action *a);
 
+/* Parses one line an external agent wrote (docs/AGENT-PROTOCOL.md): an action
+ * {"type":"action","code":...} or {"type":"stop"} into act. A line that is not
+ * such an action is CUA_E_PARSE with "line N of the agent's output is not a JSON
+ * action: <why>: <excerpt>". Used by the exec backend; fuzzed by
+ * tests/fuzz/fuzz-action.c. */
+enum cua_status cua_action_parse(const char *line, size_t n, long lineno,
+                                 struct cua_action *act, char *err, size_t errlen);
+
 /* The backend table. Optional slots say "(optional)" and what NULL means. */
 struct cua_agent_i {
 	const char *name;            /* "reference", "replay", "exec", "llm" */
