@@ -37,6 +37,11 @@ int cmd_selftest(struct cua_cli *cli, int argc, char **argv);
 int cmd_catalogue(struct cua_cli *cli, int argc, char **argv);
 int cmd_run(struct cua_cli *cli, int argc, char **argv);
 int cmd_env(struct cua_cli *cli, int argc, char **argv);
+int cmd_table(struct cua_cli *cli, int argc, char **argv);
+int cmd_board(struct cua_cli *cli, int argc, char **argv);
+int cmd_plot(struct cua_cli *cli, int argc, char **argv);
+int cmd_compare(struct cua_cli *cli, int argc, char **argv);
+int cmd_history(struct cua_cli *cli, int argc, char **argv);
 
 /* Prints "cuarena NAME: usage: ..." to stderr and returns CUA_EXIT_USAGE. */
 int cua_cli_usage(const char *name);

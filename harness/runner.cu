@@ -712,8 +712,10 @@ static void run_timing(const struct job *job, cudaStream_t s, size_t l2_bytes,
 		if (k > 0)
 			for (int i = 0; i < t->n_outputs; i++)
 				tensor_free(&sets[k].ref[i]);
-		for (int i = 0; i < t->n_inputs; i++)   /* real data for the warm-up */
+		for (int i = 0; i < t->n_inputs; i++) {  /* real data for the warm-up */
 			generate(&sets[k].in[i], job->seeds[k % job->n_seeds], s);
+			poison(&sets[k].in[i], false, s);   /* guard bands, checked by spot checks */
+		}
 	}
 	size_t flush_bytes = 2 * l2_bytes;
 	if (flush_bytes < (size_t)256 << 20)

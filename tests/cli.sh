@@ -330,5 +330,70 @@ if [ "$HAVE_GPU" -eq 0 ]; then
 	expect_in "$ERR" "GPU" "run without a GPU says so"
 fi
 
+# ---- table, board, plot, compare, history (read result folders only) ---------
+RES=$ROOT/tests/data/results
+cua help
+for c in table board plot compare history; do
+	expect_in "$OUT" "cuarena $c" "help lists '$c'"
+done
+cua table
+expect_rc 2 "table without a run is a usage error"
+expect_in "$ERR" "usage: cuarena table" "table misuse prints its usage"
+cua table "$RES/basic" --layout paper
+expect_rc 2 "table --layout paper is a usage error"
+cua table "$RES/basic" --format html
+expect_rc 2 "table --format html is a usage error"
+cua table "$RES/basic" --margin 120
+expect_rc 2 "table --margin 120 is a usage error"
+cua table "$RES/basic" --baselines ""
+expect_rc 2 "table --baselines with an empty list is a usage error"
+cua table "$RES/no-run-json"
+expect_rc 2 "table of a folder without run.json is a usage error"
+expect_in "$ERR" "no-run-json/run.json" "table names the missing run.json"
+cua table "$RES/newer-schema"
+expect_rc 2 "table of a newer schema is refused"
+expect_in "$ERR" "evals.jsonl: line 12: schema 2 is newer than this cuarena (1)" \
+	"table names the file and line of the newer schema"
+cua table "$RES/torn"
+expect_rc 0 "table of a run with a torn last line succeeds"
+expect_in "$ERR" "torn last line skipped" "table reports the torn last line"
+cua table "$RES/basic" --json
+expect_rc 0 "table --json succeeds"
+expect_json "table --json prints valid JSON"
+json_check "j['runs'][0]['groups'][0]['level'] == 'Overall' and abs(j['runs'][0]['groups'][0]['pass'] - 0.6) < 1e-12" \
+	"table --json has the Overall pass rate"
+cua board
+expect_rc 2 "board without a run is a usage error"
+cua board "$RES/basic" --bogus
+expect_rc 2 "board with an unknown option is a usage error"
+cua board "$RES/basic" "$RES/beta"
+expect_rc 0 "board to stdout succeeds"
+expect_in "$OUT" "| 1 | beta | v2 |" "board ranks the better run first"
+cua plot "$RES/basic"
+expect_rc 2 "plot without --out is a usage error"
+cua plot "$RES/basic" --out "$WORK/plots" --format jpg
+expect_rc 2 "plot --format jpg is a usage error"
+CUARENA_GNUPLOT=/nonexistent cua plot "$RES/basic" --out "$WORK/plots"
+expect_rc 3 "plot without gnuplot is an environment error"
+cua compare "$RES/basic"
+expect_rc 2 "compare with one run is a usage error"
+cua compare "$RES/basic" "$RES/basic" --threshold 0
+expect_rc 2 "compare --threshold 0 is a usage error"
+cua compare "$RES/basic" "$RES/basic"
+expect_rc 0 "compare of a run with itself finds no regression"
+cua compare "$RES/compare-old" "$RES/compare-new"
+expect_rc 1 "compare exits 1 on a regression"
+expect_in "$OUT" "2 regressions" "compare counts the regressions"
+cua compare "$RES/compare-old" "$RES/compare-new" --json
+expect_json "compare --json prints valid JSON"
+json_check "j['regressions'] == 2 and j['summary']['SLOWER'] == 1" "compare --json counts SLOWER"
+cua history
+expect_rc 2 "history without a folder is a usage error"
+cua history /nonexistent
+expect_rc 2 "history of a missing folder is a usage error"
+cua history "$RES/history"
+expect_rc 0 "history succeeds"
+expect_in "$ERR" "not-a-run" "history names the folder it skipped"
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -1,0 +1,21 @@
+# bars.gp — per-task speedup bars, one cluster per task and one bar per run, on a
+# log2 axis centred on 1× (up: faster than the baseline; down: slower; no bar:
+# failed or not run). Data (bars.dat): task, then one column per run (header: labels).
+# Variables: datafile, outfile, fmt, nruns, baseline, width, ymin, ymax (log2).
+load plotdir."/common.gp"
+set title sprintf("Speedup vs %s per task (no bar: failed or not run)", baseline)
+set ylabel sprintf("speedup vs %s (log scale)", baseline)
+set style data histograms
+set style histogram clustered gap 1
+set style fill solid 0.85 border -1
+set boxwidth 0.9
+set xtics rotate by -40 left noenhanced font ",10"
+set yrange [ymin:ymax]
+set ytics ("1/16×" -4, "1/8×" -3, "1/4×" -2, "1/2×" -1, "0.75×" log(0.75)/log(2), "1×" 0, \
+           "1.5×" log(1.5)/log(2), "2×" 1, "3×" log(3)/log(2), "4×" 2, "6×" log(6)/log(2), \
+           "8×" 3, "16×" 4, "32×" 5, "64×" 6, "128×" 7)
+set grid noxtics
+set xzeroaxis lt -1 lw 1.5
+set bmargin 8
+set key top right box opaque
+plot for [i=2:nruns+1] datafile using (log(column(i))/log(2)):xtic(1) lt (i-1) title columnheader(i)

@@ -1,0 +1,196 @@
+/* test-plot.c — `cuarena plot` and `cuarena history --out`: gnuplot renders
+ * every plot to a non-empty PNG (or SVG), the data files hold the numbers the
+ * plots show, a missing task file skips its roofline point, a missing gnuplot
+ * is an environment error. Skips when gnuplot is absent (tools/deps.sh). */
+#include <criterion/criterion.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include "plot-gnuplot.h"
+
+static char tmp[64];
+
+static void setup(void)
+{
+	tmp[0] = '\0';
+}
+
+/* Creates the test's temporary folder; after any skip check, so a skipped test
+ * leaves nothing behind. */
+static void make_tmp(void)
+{
+	snprintf(tmp, sizeof(tmp), "/tmp/cuarena-test-plot-XXXXXX");
+	cr_assert_not_null(mkdtemp(tmp));
+}
+
+static void teardown(void)
+{
+	if (tmp[0])
+		cua_rmtree(tmp);
+}
+
+TestSuite(plot, .init = setup, .fini = teardown);
+
+static void need_gnuplot(void)
+{
+	char path[4096];
+	if (!cua_plot_find_gnuplot(path, sizeof(path)))
+		cr_skip_test("gnuplot not found: install gnuplot-nox (tools/deps.sh) to run the "
+		             "plot tests");
+}
+
+/* Runs `ENV cuarena ARGS` in the repository root; stdout+stderr (heap). */
+static char *cuarena(const char *env, const char *args, int *status)
+{
+	char cmd[8192];
+	snprintf(cmd, sizeof(cmd), "cd '%s' && %s '%s/cuarena' %s 2>&1", getenv("CUARENA_ROOT"),
+	         env, getenv("CUARENA_BUILD"), args);
+	FILE *p = popen(cmd, "r");
+	cr_assert_not_null(p);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	char chunk[4096];
+	size_t n;
+	while ((n = fread(chunk, 1, sizeof(chunk), p)) > 0)
+		fwrite(chunk, 1, n, m);
+	fclose(m);
+	int st = pclose(p);
+	*status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	return buf;
+}
+
+/* Asserts tmp/NAME is a PNG of at least min_w pixels wide and min_bytes long. */
+static void expect_png(const char *name, unsigned min_w, long min_bytes)
+{
+	char path[4200];
+	unsigned char head[24];
+	struct stat st;
+	snprintf(path, sizeof(path), "%s/%s", tmp, name);
+	cr_assert_eq(stat(path, &st), 0, "%s was not written", path);
+	cr_expect_geq(st.st_size, min_bytes, "%s is only %ld bytes", name, (long)st.st_size);
+	FILE *f = fopen(path, "rb");
+	cr_assert_not_null(f);
+	cr_assert_eq(fread(head, 1, sizeof(head), f), sizeof(head));
+	fclose(f);
+	cr_expect_eq(memcmp(head, "\x89PNG\r\n\x1a\n", 8), 0, "%s is not a PNG", name);
+	unsigned w = (unsigned)head[16] << 24 | head[17] << 16 | head[18] << 8 | head[19];
+	cr_expect_geq(w, min_w, "%s is %u px wide", name, w);
+}
+
+static char *slurp(const char *name)
+{
+	char path[4200], *s = NULL;
+	snprintf(path, sizeof(path), "%s/%s", tmp, name);
+	cr_assert_eq(cua_read_file(path, 1 << 24, &s, NULL, NULL, 0), CUA_OK, "no %s", path);
+	return s;
+}
+
+Test(plot, every_plot_renders_to_a_non_empty_png)
+{
+	need_gnuplot();
+	make_tmp();
+	char args[512];
+	int status;
+	snprintf(args, sizeof(args), "plot tests/data/results/basic tests/data/results/beta "
+	                             "tests/data/results/weighted --out %s", tmp);
+	char *out = cuarena("", args, &status);
+	cr_expect_eq(status, 0, "%s", out);
+	expect_png("fastp.png", 900, 10000);
+	expect_png("dist.png", 900, 10000);
+	expect_png("bars.png", 960, 10000);
+	expect_png("roofline.png", 1000, 10000);
+	free(out);
+}
+
+Test(plot, the_data_files_hold_the_plotted_numbers)
+{
+	need_gnuplot();
+	make_tmp();
+	char args[512];
+	int status;
+	snprintf(args, sizeof(args), "plot tests/data/results/basic tests/data/results/beta "
+	                             "tests/data/results/weighted --out %s", tmp);
+	char *out = cuarena("", args, &status);
+	cr_expect_eq(status, 0, "%s", out);
+	/* fast_p at p = 1 and 1.5: alpha 60 / 20, beta 80 / 60, cuda-agent 70 / 70 */
+	char *fastp = slurp("fastp.dat");
+	cr_expect(strstr(fastp, "\"p\" \"alpha v1\" \"beta v2\" \"cuda-agent paper\"\n") != NULL);
+	cr_expect(strstr(fastp, "\n1.00 60.0000 80.0000 70.0000\n") != NULL, "%.300s", fastp);
+	cr_expect(strstr(fastp, "\n1.50 20.0000 60.0000 70.0000\n") != NULL);
+	/* bars: failed tasks are NaN (no bar) */
+	char *bars = slurp("bars.dat");
+	cr_expect(strstr(bars, "\"L1/025-softmax\" NaN 1.6 NaN\n") != NULL, "%s", bars);
+	/* roofline: only tasks with a task file in the catalogue get a point */
+	char *roof = slurp("roofline.dat");
+	cr_expect(strstr(roof, "\"021-relu\"") != NULL, "%s", roof);
+	cr_expect(strstr(roof, "\"001-a\"") == NULL, "the weighted run's tasks have no files");
+	cr_expect(strstr(out, "their points are skipped") != NULL, "%s", out);
+	free(fastp);
+	free(bars);
+	free(roof);
+	free(out);
+}
+
+Test(plot, svg_is_written_when_asked)
+{
+	need_gnuplot();
+	make_tmp();
+	char args[512];
+	int status;
+	snprintf(args, sizeof(args), "plot tests/data/results/basic --out %s --format svg", tmp);
+	char *out = cuarena("", args, &status);
+	cr_expect_eq(status, 0, "%s", out);
+	char *svg = slurp("fastp.svg");
+	cr_expect(strstr(svg, "<svg") != NULL);
+	cr_expect(strstr(svg, "alpha v1") != NULL, "the legend names the run");
+	free(svg);
+	free(out);
+}
+
+Test(plot, history_draws_the_trend_of_nightly_runs)
+{
+	need_gnuplot();
+	make_tmp();
+	char args[512];
+	int status;
+	snprintf(args, sizeof(args), "history tests/data/results/history --out %s", tmp);
+	char *out = cuarena("", args, &status);
+	cr_expect_eq(status, 0, "%s", out);
+	expect_png("trend.png", 900, 10000);
+	char *dat = slurp("trend.dat");
+	/* oldest first: night-c (11-26), night-a, night-b */
+	char *c = strstr(dat, "night-c"), *a = strstr(dat, "night-a"), *b = strstr(dat, "night-b");
+	cr_expect(c && a && b && c < a && a < b, "%s", dat);
+	free(dat);
+	free(out);
+}
+
+Test(plot, a_missing_gnuplot_is_an_environment_error)
+{
+	make_tmp();
+	char args[512];
+	int status;
+	snprintf(args, sizeof(args), "plot tests/data/results/basic --out %s", tmp);
+	char *out = cuarena("CUARENA_GNUPLOT=/nonexistent/gnuplot", args, &status);
+	cr_expect_eq(status, 3, "%s", out);
+	cr_expect(strstr(out, "gnuplot-nox") != NULL, "%s", out);
+	free(out);
+}
+
+Test(plot, misuse_is_a_usage_error)
+{
+	static const char *const bad[] = {
+		"plot", "plot tests/data/results/basic", "plot --out /tmp/x",
+		"plot tests/data/results/basic --out /tmp/x --format jpg",
+		"plot tests/data/results/no-run-json --out /tmp/x", "history",
+		"history /nonexistent", "history tests/data/results/history --format gif",
+		"history tests/data/results/history/not-a-run",
+	};
+	for (size_t i = 0; i < CUA_ARRAY_LEN(bad); i++) {
+		int status;
+		free(cuarena("", bad[i], &status));
+		cr_expect_eq(status, 2, "cuarena %s: exit %d", bad[i], status);
+	}
+}

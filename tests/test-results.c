@@ -1,0 +1,269 @@
+/* test-results.c — the run-folder loader (harness/results.c): fields, scored
+ * evaluations, code read back, rejections naming file and line, the torn last
+ * line, and the escapers. Fixtures: tests/data/results/ (make-fixtures.py). */
+#include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+#include <math.h>
+#include <string.h>
+
+#include "results.h"
+
+static const char *fixture(const char *name)
+{
+	static char path[4096];
+	const char *root = getenv("CUARENA_ROOT");
+	cr_assert_not_null(root, "CUARENA_ROOT must name the repository root");
+	snprintf(path, sizeof(path), "%s/tests/data/results/%s", root, name);
+	return path;
+}
+
+static struct cua_run *load(const char *name)
+{
+	char err[CUA_ERR_LEN] = "";
+	struct cua_run *run = NULL;
+	cr_assert_eq(cua_run_load(fixture(name), &run, err, sizeof(err)), CUA_OK, "%s", err);
+	cr_assert_not_null(run);
+	return run;
+}
+
+static const struct cua_task_run *task(const struct cua_run *run, const char *id)
+{
+	const struct cua_task_run *t = cua_run_find(run, id);
+	cr_assert_not_null(t, "no task %s", id);
+	return t;
+}
+
+/* ---- a good run ---------------------------------------------------------------- */
+
+Test(results, a_run_folder_loads_with_its_run_json_fields)
+{
+	struct cua_run *run = load("basic");
+	cr_expect_str_eq(run->agent, "alpha");
+	cr_expect_str_eq(run->version, "v1");
+	cr_expect_str_eq(run->run_id, "basic");
+	cr_expect_str_eq(run->created, "2026-11-29T18:15:00Z");
+	cr_expect_str_eq(run->device, "NVIDIA H200");
+	cr_expect_str_eq(run->harness_version, "0.2.0");
+	cr_expect_eq(run->turns, 8);
+	cr_expect_eq(run->n_warnings, 0);
+	cr_expect_null(run->warnings);
+	cua_run_free(run);
+}
+
+Test(results, tasks_are_the_union_of_the_list_and_the_lines_sorted_by_id)
+{
+	static const char *const ids[] = {"L1/001-sgemm", "L1/020-vector-add", "L1/021-relu",
+	                                  "L1/025-softmax", "L1/999-missing"};
+	struct cua_run *run = load("basic");
+	cr_assert_eq(run->n_tasks, 5);
+	for (int i = 0; i < 5; i++) {
+		cr_expect_str_eq(run->tasks[i].id, ids[i]);
+		cr_expect(run->tasks[i].listed, "%s is listed in run.json", ids[i]);
+		cr_expect_eq(run->tasks[i].level, 1);
+	}
+	cr_expect_eq(task(run, "L1/001-sgemm")->n_evals, 3);
+	cr_expect_eq(task(run, "L1/001-sgemm")->n_baselines, 3);
+	cr_expect_eq(task(run, "L1/001-sgemm")->n_turns, 3);
+	cr_expect(task(run, "L1/001-sgemm")->ended);
+	cr_expect_eq(task(run, "L1/001-sgemm")->best_turn, 2);
+	cr_expect_str_eq(task(run, "L1/025-softmax")->end_reason,
+	                 "agent failed: no code block in the reply");
+	cr_expect_eq(task(run, "L1/999-missing")->n_evals, 0);
+	cr_expect_null(cua_run_find(run, "L1/998-nothing"));
+	int levels[4];
+	cr_expect_eq(cua_run_levels(run, levels, 4), 1);
+	cr_expect_eq(levels[0], 1);
+	cua_run_free(run);
+}
+
+Test(results, an_evaluation_keeps_verdict_timing_sol_and_speedups)
+{
+	struct cua_run *run = load("basic");
+	const struct cua_task_run *t = task(run, "L1/001-sgemm");
+	const struct cua_rec *r = &t->evals[1];
+	cr_expect_eq(r->turn, 2);
+	cr_expect_eq(r->line, 2);
+	cr_expect_eq(r->verdict, CUA_VERDICT_OK);
+	cr_expect(r->timed);
+	cr_expect_float_eq(r->ms.median, 2.0, 1e-12);   /* nvcc 3.0 ms / 1.5 */
+	cr_expect_float_eq(r->ms.q1, 2.0 * 0.99, 1e-12);
+	cr_expect_float_eq(r->sm_mhz, 1980.0, 1e-9);
+	cr_expect_float_eq(r->pct_sol, 40.0, 1e-12);
+	cr_expect_eq(r->n_speedups, 3);
+	cr_expect_float_eq(cua_rec_speedup(r, "nvcc"), 1.5, 1e-12);
+	cr_expect_float_eq(cua_rec_speedup(r, "torch-eager"), 0.6, 1e-12);
+	cr_expect(isnan(cua_rec_speedup(r, "torch-compile")));
+	const struct cua_rec *failed = &t->evals[0];
+	cr_expect_eq(failed->verdict, CUA_VERDICT_COMPILE_ERROR);
+	cr_expect(!failed->timed);
+	cr_expect(isnan(cua_rec_speedup(failed, "nvcc")), "a failed evaluation has no speedup");
+	cr_expect_str_eq(failed->message, "the compile error");
+	const struct cua_rec *b = cua_task_baseline(t, "torch-eager");
+	cr_assert_not_null(b);
+	cr_expect(b->imported);
+	cr_expect_float_eq(b->ms.median, 1.2, 1e-12);
+	cr_expect_null(cua_task_baseline(t, "cudnn/relu"));
+	cua_run_free(run);
+}
+
+Test(results, library_is_the_fastest_library_baseline_or_nvcc_without_one)
+{
+	struct cua_run *run = load("basic");
+	cr_expect_float_eq(cua_rec_speedup(&task(run, "L1/001-sgemm")->evals[1], "library"),
+	                   0.5, 1e-12);
+	cr_expect_float_eq(cua_rec_speedup(&task(run, "L1/021-relu")->evals[0], "library"),
+	                   1.8, 1e-12);
+	cr_expect_float_eq(cua_rec_speedup(&task(run, "L1/020-vector-add")->evals[0], "library"),
+	                   1.02, 1e-12, "vector-add has no library baseline: nvcc stands in");
+	cua_run_free(run);
+}
+
+Test(results, best_of_trajectory_picks_the_fastest_correct_turn_and_final_the_last)
+{
+	struct cua_run *run = load("basic");
+	static const struct {
+		const char *id;
+		int best, final;    /* turns; 0 = none */
+	} want[] = {
+		{"L1/001-sgemm", 2, 3},      /* 1.5x at turn 2, 1.2x at turn 3 */
+		{"L1/020-vector-add", 1, 2}, /* correct at 1, wrong at 2 */
+		{"L1/021-relu", 1, 1},
+		{"L1/025-softmax", 0, 2},    /* never correct */
+		{"L1/999-missing", 0, 0},    /* never run */
+	};
+	for (size_t i = 0; i < CUA_ARRAY_LEN(want); i++) {
+		const struct cua_task_run *t = task(run, want[i].id);
+		const struct cua_rec *b = cua_task_scored(t, "nvcc", CUA_PICK_BEST);
+		const struct cua_rec *f = cua_task_scored(t, "nvcc", CUA_PICK_FINAL);
+		cr_expect_eq(b ? b->turn : 0, want[i].best, "%s: best turn", want[i].id);
+		cr_expect_eq(f ? f->turn : 0, want[i].final, "%s: final turn", want[i].id);
+	}
+	/* ranked by another primary baseline: still turn 2 (0.5 > 0.4 vs cuBLAS) */
+	const struct cua_rec *b = cua_task_scored(task(run, "L1/001-sgemm"), "library",
+	                                          CUA_PICK_BEST);
+	cr_expect_eq(b->turn, 2);
+	cua_run_free(run);
+}
+
+Test(results, the_code_of_a_turn_is_read_back_from_the_trajectory)
+{
+	struct cua_run *run = load("basic");
+	const struct cua_task_run *t = task(run, "L1/001-sgemm");
+	char *code = cua_run_code(run, t, 2);
+	cr_assert_not_null(code);
+	cr_expect(strstr(code, "L1/001-sgemm, turn 2: a<b && c>d") != NULL, "%s", code);
+	cr_expect(strstr(code, "kernel_t2") != NULL);
+	free(code);
+	cr_expect_null(cua_run_code(run, t, 7), "no turn 7");
+	cua_run_free(run);
+}
+
+Test(results, a_trailing_slash_is_dropped_from_the_folder)
+{
+	char dir[4200], err[CUA_ERR_LEN];
+	struct cua_run *run = NULL;
+	snprintf(dir, sizeof(dir), "%s//", fixture("basic"));
+	cr_assert_eq(cua_run_load(dir, &run, err, sizeof(err)), CUA_OK, "%s", err);
+	cr_expect_str_eq(run->dir, fixture("basic"));
+	cua_run_free(run);
+}
+
+/* ---- rejections ---------------------------------------------------------------- */
+
+/* Criterion passes parameters by copy into its workers: strings live inline. */
+struct reject {
+	char fixture[32];
+	enum cua_status status;
+	char file[32];          /* the file the message must start with */
+	char what[96];          /* the rest, after "FILE: " */
+};
+
+static struct reject rejects[] = {
+	{"bad-json", CUA_E_PARSE, "evals.jsonl", "line 3: not valid JSON"},
+	{"newer-schema", CUA_E_PARSE, "evals.jsonl",
+	 "line 12: schema 2 is newer than this cuarena (1)"},
+	{"newer-run", CUA_E_PARSE, "run.json", "schema 2 is newer than this cuarena (1)"},
+	{"no-run-json", CUA_E_NOT_FOUND, "run.json", "cannot open: No such file or directory"},
+	{"bad-verdict", CUA_E_PARSE, "evals.jsonl",
+	 "line 2: eval: verdict: unknown verdict 'exploded'"},
+	{"nonexistent", CUA_E_NOT_FOUND, "run.json", "cannot open: No such file or directory"},
+};
+
+ParameterizedTestParameters(results, a_bad_run_is_rejected_naming_file_and_line)
+{
+	return cr_make_param_array(struct reject, rejects, CUA_ARRAY_LEN(rejects));
+}
+
+ParameterizedTest(struct reject *r, results, a_bad_run_is_rejected_naming_file_and_line)
+{
+	char err[CUA_ERR_LEN] = "", want[CUA_ERR_LEN];
+	struct cua_run *run = (struct cua_run *)1;
+	enum cua_status st = cua_run_load(fixture(r->fixture), &run, err, sizeof(err));
+	snprintf(want, sizeof(want), "%s/%s: %s", fixture(r->fixture), r->file, r->what);
+	cr_expect_eq(st, r->status, "%s: status %d", r->fixture, st);
+	cr_expect_null(run, "%s: the out-parameter is cleared on failure", r->fixture);
+	cr_expect_str_eq(err, want);
+}
+
+Test(results, a_torn_last_line_is_reported_and_skipped)
+{
+	struct cua_run *run = load("torn");
+	const struct cua_task_run *t = task(run, "L1/021-relu");
+	cr_expect_eq(t->n_evals, 3, "the three whole lines are kept");
+	cr_expect_eq(t->n_turns, 3);
+	cr_expect_eq(run->n_warnings, 2);
+	char want[4300];
+	snprintf(want, sizeof(want), "%s/evals.jsonl: line 4: torn last line skipped",
+	         fixture("torn"));
+	cr_assert_not_null(run->warnings);
+	cr_expect(strstr(run->warnings, want) != NULL, "%s", run->warnings);
+	cr_expect(strstr(run->warnings, "trajectories.jsonl: line 4: torn") != NULL, "%s",
+	          run->warnings);
+	cua_run_free(run);
+}
+
+Test(results, free_of_null_is_a_no_op)
+{
+	cua_run_free(NULL);
+}
+
+/* ---- escaping ------------------------------------------------------------------- */
+
+static char *esc(const char *s, enum cua_escape how)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	cr_assert_not_null(f);
+	cua_fput_esc(f, s, how);
+	fclose(f);
+	return buf;
+}
+
+struct esc_case {
+	enum cua_escape how;
+	char in[64], out[160];
+};
+
+static struct esc_case esc_cases[] = {
+	{CUA_ESC_MD, "a|b\nc", "a\\|b c"},
+	{CUA_ESC_LATEX, "L1/021_relu 5% & $x^2$ {a} #1 ~\\", "L1/021\\_relu 5\\% \\& \\$x\\textasciicircum{}2\\$ \\{a\\} \\#1 \\textasciitilde{}\\textbackslash{}"},
+	{CUA_ESC_CSV, "plain", "plain"},
+	{CUA_ESC_CSV, "a,b \"q\"", "\"a,b \"\"q\"\"\""},
+	{CUA_ESC_HTML, "<script>a && 'b' \"c\"</script>",
+	 "&lt;script&gt;a &amp;&amp; &#39;b&#39; &quot;c&quot;&lt;/script&gt;"},
+	{CUA_ESC_GNUPLOT, "alpha \"v1\" \\", "alpha \\\"v1\\\" \\\\"},
+	{CUA_ESC_NONE, "as is|<", "as is|<"},
+};
+
+ParameterizedTestParameters(results, text_is_escaped_for_its_output)
+{
+	return cr_make_param_array(struct esc_case, esc_cases, CUA_ARRAY_LEN(esc_cases));
+}
+
+ParameterizedTest(struct esc_case *c, results, text_is_escaped_for_its_output)
+{
+	char *got = esc(c->in, c->how);
+	cr_expect_str_eq(got, c->out, "mode %d", c->how);
+	free(got);
+}
