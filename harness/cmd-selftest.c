@@ -145,6 +145,15 @@ static int compile_only(struct cua_cli *cli, const struct cua_catalogue *cat,
 		}
 	}
 	pthread_t th[64];
+	/* Probe nvcc once before the workers start, from a single thread. */
+	const char *nvcc = cua_find_nvcc();
+	if (!nvcc || !cua_nvcc_version(nvcc)) {
+		printf("FAIL nvcc: %s\n", nvcc ? "`nvcc --version` does not run" : "not found");
+		printf("0 passed, 1 failed\n");
+		free(p.jobs);
+		pthread_mutex_destroy(&p.lock);
+		return CUA_EXIT_ENV;
+	}
 	if (jobs < 1)
 		jobs = 1;
 	if (jobs > 64)
@@ -383,7 +392,16 @@ int cmd_selftest(struct cua_cli *cli, int argc, char **argv)
 		cJSON_AddItemToArray(arr, tj);
 		cua_eval_clear(&de);
 		cua_report_free(&r);
+		if (out) {
+			/* rewritten after every task: a run cut short keeps what it measured */
+			cJSON_DeleteItemFromObject(doc, "device");
+			cJSON_AddItemToObject(doc, "device", cua_device_to_json(&dev));
+			char *txt = cJSON_Print(doc);
+			cua_write_file(out, txt, strlen(txt), NULL, 0);
+			free(txt);
+		}
 	}
+	cJSON_DeleteItemFromObject(doc, "device");
 	cJSON_AddItemToObject(doc, "device", cua_device_to_json(&dev));
 	cJSON_AddNumberToObject(doc, "seconds", cua_now() - t0);
 	printf("selftest: %.1f s on %s\n", cua_now() - t0, dev.known ? dev.name : "?");

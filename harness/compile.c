@@ -19,31 +19,50 @@ static bool executable(const char *p)
 	return p && access(p, X_OK) == 0;
 }
 
-const char *cua_find_nvcc(void)
+static const char *nvcc_path;
+
+static void find_nvcc_once(void)
 {
 	static char buf[4096];
 	const char *env = getenv("CUARENA_NVCC");
 	const char *home = getenv("CUDA_HOME");
 
-	if (executable(env))
-		return env;
+	if (executable(env)) {
+		snprintf(buf, sizeof(buf), "%s", env);
+		nvcc_path = buf;
+		return;
+	}
 	if (home) {
 		snprintf(buf, sizeof(buf), "%s/bin/nvcc", home);
-		if (executable(buf))
-			return buf;
+		if (executable(buf)) {
+			nvcc_path = buf;
+			return;
+		}
 	}
-	if (executable("/usr/local/cuda/bin/nvcc"))
-		return "/usr/local/cuda/bin/nvcc";
+	if (executable("/usr/local/cuda/bin/nvcc")) {
+		nvcc_path = "/usr/local/cuda/bin/nvcc";
+		return;
+	}
 	const char *path = getenv("PATH");
 	while (path && *path) {
 		const char *colon = strchr(path, ':');
 		size_t n = colon ? (size_t)(colon - path) : strlen(path);
 		snprintf(buf, sizeof(buf), "%.*s/nvcc", (int)n, path);
-		if (n && executable(buf))
-			return buf;
+		if (n && executable(buf)) {
+			nvcc_path = buf;
+			return;
+		}
 		path = colon ? colon + 1 : NULL;
 	}
-	return NULL;
+}
+
+/* Found once per process: builds on many threads share the answer (a static
+ * buffer written by each caller raced). */
+const char *cua_find_nvcc(void)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+	pthread_once(&once, find_nvcc_once);
+	return nvcc_path;
 }
 
 /* The environment nvcc runs with: nothing of ours leaks into a build. */
@@ -95,7 +114,10 @@ const char *cua_nvcc_version(const char *nvcc)
 			}
 			cua_child_result_free(&r);
 		}
-		snprintf(for_nvcc, sizeof(for_nvcc), "%s", nvcc);
+		/* Only a success is remembered: a probe that failed (seen once on the GPU
+		 * machine under heavy parallel load) is tried again by the next build. */
+		if (version[0])
+			snprintf(for_nvcc, sizeof(for_nvcc), "%s", nvcc);
 	}
 	pthread_mutex_unlock(&lock);
 	return version[0] ? version : NULL;
