@@ -302,6 +302,10 @@ static enum cua_status run_child(const struct cua_task *t, const char *so_path,
 	/* Kernels write no files; only --dump (trusted) writes check-shape tensors. */
 	so.fsize_bytes = so_path ? 64L << 20 : 8L << 30;
 	so.nofile = 1024;
+	/* Counts the user's processes and threads (CUDA starts a few): a ceiling
+	 * on fork bombs for non-root users; root is exempt, and fork is a
+	 * forbidden symbol anyway. */
+	so.nproc = 4096;
 	so.channel_fd = CHANNEL_FD;
 	so.channel_max = 4 << 20;
 	so.capture_max = 64 * 1024;

@@ -221,6 +221,16 @@ static void child_main(const struct child_setup *s)
 		child_fail(status_fd, STAGE_RLIMIT);
 	if (o->nofile > 0 && set_limit(RLIMIT_NOFILE, (rlim_t)o->nofile) < 0)
 		child_fail(status_fd, STAGE_RLIMIT);
+	if (o->nproc > 0) {
+		/* never above the hard limit we were given (that would fail, not limit) */
+		struct rlimit cur;
+		rlim_t v = (rlim_t)o->nproc;
+		if (getrlimit(RLIMIT_NPROC, &cur) == 0 && cur.rlim_max != RLIM_INFINITY &&
+		    cur.rlim_max < v)
+			v = cur.rlim_max;
+		if (set_limit(RLIMIT_NPROC, v) < 0)
+			child_fail(status_fd, STAGE_RLIMIT);
+	}
 
 	if (o->isolate_net) {
 		/* Root (or CAP_SYS_ADMIN) can unshare directly; otherwise an

@@ -17,6 +17,8 @@ struct cua_sandbox_opts {
 	long cpu_s;              /* RLIMIT_CPU; 0 = no limit */
 	long fsize_bytes;        /* RLIMIT_FSIZE; 0 = no limit */
 	long nofile;             /* RLIMIT_NOFILE; 0 = leave as is */
+	long nproc;              /* RLIMIT_NPROC (processes + threads of the user);
+	                          * 0 = leave as is. Not enforced for root */
 	bool isolate_net;        /* try unshare(CLONE_NEWNET) in the child */
 	bool private_tmp;        /* make a temp dir, chdir into it, remove after */
 	int channel_fd;          /* fd number of the report pipe in the child; -1 = none */

@@ -377,3 +377,20 @@ Test(sandbox, unknown_signal_gets_a_generic_description)
 	cr_expect_not_null(cua_signal_desc(0));
 	cr_expect_not_null(cua_signal_desc(1000));
 }
+
+/* The process limit reaches the child (RLIMIT_NPROC; not enforced for root, but set). */
+Test(sandbox, the_process_limit_is_set_in_the_child)
+{
+	const char *argv[] = {"/bin/cat", "/proc/self/limits", NULL};
+	struct cua_sandbox_opts o;
+	struct cua_child_result r;
+	char err[CUA_ERR_LEN];
+	cua_sandbox_opts_init(&o);
+	o.timeout_s = 10;
+	o.nproc = 777;
+	cr_assert_eq(cua_sandbox_run(argv, &o, &r, err, sizeof(err)), CUA_OK, "%s", err);
+	cr_expect_eq(r.how, CUA_EXIT_NORMAL);
+	const char *line = r.out ? strstr(r.out, "Max processes") : NULL;
+	cr_expect(line && strstr(line, "777"), "limits: %s", r.out ? r.out : "");
+	cua_child_result_free(&r);
+}
