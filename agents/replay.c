@@ -114,7 +114,7 @@ static enum cua_status replay_propose(void *agent, void *episode,
 		cJSON_ArrayForEach(j, a->lines)
 		{
 			if (strcmp(cJSON_GetObjectItem(j, "task")->valuestring, e->task) ||
-			    (int)cJSON_GetObjectItem(j, "turn")->valuedouble != obs->turn)
+			    cua_to_int(cJSON_GetObjectItem(j, "turn")->valuedouble) != obs->turn)
 				continue;
 			act->code = strdup(cJSON_GetObjectItem(j, "code")->valuestring);
 			act->latency_s = cua_now() - t0;

@@ -63,6 +63,34 @@ struct cua_sha256 *cua_sha256_new(void);
 void cua_sha256_update(struct cua_sha256 *h, const void *buf, size_t len);
 void cua_sha256_final(struct cua_sha256 *h, char out[65]); /* also frees h */
 
+/* Conversions of untrusted JSON numbers (doubles) to integers: NaN and values
+ * below the range give the low end (0 for unsigned), values above it the high
+ * end. A plain cast of an out-of-range double is undefined behaviour. */
+static inline uint64_t cua_to_u64(double v)
+{
+	if (!(v > 0))
+		return 0;
+	return v >= 18446744073709551616.0 ? UINT64_MAX : (uint64_t)v;
+}
+
+static inline int64_t cua_to_i64(double v)
+{
+	if (v != v)
+		return 0;
+	if (v <= -9223372036854775808.0)
+		return INT64_MIN;
+	return v >= 9223372036854775808.0 ? INT64_MAX : (int64_t)v;
+}
+
+static inline int cua_to_int(double v)
+{
+	if (v != v)
+		return 0;
+	if (v <= -2147483648.0)
+		return -2147483647 - 1;
+	return v >= 2147483647.0 ? 2147483647 : (int)v;
+}
+
 /* Invariant check for programmer errors only; user input never reaches it. */
 #define CUA_ASSERT(x)                                                          \
 	do {                                                                       \

@@ -77,7 +77,7 @@ static void read_stats(const cJSON *o, struct cua_stats *s)
 {
 	const cJSON *v;
 #define F(k) ((v = cJSON_GetObjectItemCaseSensitive(o, #k)) && cJSON_IsNumber(v) ? v->valuedouble : 0)
-	s->n = (int)F(n);
+	s->n = cua_to_int(F(n));
 	s->median = F(median);
 	s->q1 = F(q1);
 	s->q3 = F(q3);
@@ -116,13 +116,13 @@ static void take_event(const cJSON *ev, struct cua_eval *e, struct cua_device *d
 	if (!strcmp(kind, "device") && dev) {
 		dev->known = true;
 		snprintf(dev->name, sizeof(dev->name), "%s", str(ev, "name"));
-		dev->cc_major = (int)num(ev, "cc_major");
-		dev->cc_minor = (int)num(ev, "cc_minor");
-		dev->sms = (int)num(ev, "sms");
-		dev->driver = (int)num(ev, "driver");
+		dev->cc_major = cua_to_int(num(ev, "cc_major"));
+		dev->cc_minor = cua_to_int(num(ev, "cc_minor"));
+		dev->sms = cua_to_int(num(ev, "sms"));
+		dev->driver = cua_to_int(num(ev, "driver"));
 		snprintf(dev->driver_version, sizeof(dev->driver_version), "%s",
 		         str(ev, "driver_version"));
-		dev->runtime = (int)num(ev, "runtime");
+		dev->runtime = cua_to_int(num(ev, "runtime"));
 		dev->l2_bytes = num(ev, "l2_bytes");
 		dev->mem_bytes = num(ev, "mem_bytes");
 	} else if (!strcmp(kind, "phase")) {
@@ -133,18 +133,18 @@ static void take_event(const cJSON *ev, struct cua_eval *e, struct cua_device *d
 		snprintf(k->shape, sizeof(k->shape), "%s", str(ev, "shape"));
 		k->secret = cJSON_IsTrue(cJSON_GetObjectItem(ev, "secret"));
 		k->recheck = cJSON_IsTrue(cJSON_GetObjectItem(ev, "recheck"));
-		k->seed = k->secret ? 0 : (uint64_t)num(ev, "seed");
+		k->seed = k->secret ? 0 : cua_to_u64(num(ev, "seed"));
 		k->ok = cJSON_IsTrue(cJSON_GetObjectItem(ev, "ok"));
-		k->n_elems = (uint64_t)num(ev, "n");
-		k->n_bad = (uint64_t)num(ev, "bad");
-		k->n_nan = (uint64_t)num(ev, "nan");
-		k->n_unwritten = (uint64_t)num(ev, "unwritten");
+		k->n_elems = cua_to_u64(num(ev, "n"));
+		k->n_bad = cua_to_u64(num(ev, "bad"));
+		k->n_nan = cua_to_u64(num(ev, "nan"));
+		k->n_unwritten = cua_to_u64(num(ev, "unwritten"));
 		k->max_abs = num(ev, "max_abs");
 		k->max_rel = num(ev, "max_rel");
 		k->first_bad = -1;
 		if (!k->ok) {
 			snprintf(k->output, sizeof(k->output), "%s", str(ev, "output"));
-			k->first_bad = (int64_t)num(ev, "first_bad");
+			k->first_bad = cua_to_i64(num(ev, "first_bad"));
 			snprintf(k->first_bad_at, sizeof(k->first_bad_at), "%s",
 			         str(ev, "first_bad_at"));
 			k->got = num(ev, "got");
@@ -158,7 +158,7 @@ static void take_event(const cJSON *ev, struct cua_eval *e, struct cua_device *d
 		t->overhead_ms = num(ev, "overhead_ms");
 		t->sm_mhz_before = num(ev, "sm_mhz_before");
 		t->sm_mhz_after = num(ev, "sm_mhz_after");
-		t->input_sets = (int)num(ev, "input_sets");
+		t->input_sets = cua_to_int(num(ev, "input_sets"));
 		int k = 0;
 		const cJSON *x;
 		cJSON_ArrayForEach(x, cJSON_GetObjectItem(ev, "set_median_ms"))
@@ -731,7 +731,7 @@ void cua_report_import_torch(const char *root, const char *gpu, struct cua_repor
 		snprintf(e->message, sizeof(e->message), "imported from baselines/torch/%.100s.json "
 		         "(torch %.40s)", name, ver);
 		e->timing.done = true;
-		e->timing.event_ms.n = (int)num(task, "samples");
+		e->timing.event_ms.n = cua_to_int(num(task, "samples"));
 		e->timing.event_ms.median = ms;
 	}
 	cJSON_Delete(j);

@@ -468,7 +468,7 @@ static void prior_traj(struct run *r, const cJSON *j)
 		const cJSON *best = cJSON_GetObjectItemCaseSensitive(j, "best_turn");
 		/* the last end line counts; an interrupted episode goes on */
 		p->ended = !(cJSON_IsString(reason) && !strcmp(reason->valuestring, "interrupted"));
-		p->best_turn = cJSON_IsNumber(best) ? (int)best->valuedouble : 0;
+		p->best_turn = cJSON_IsNumber(best) ? cua_to_int(best->valuedouble) : 0;
 	}
 }
 
@@ -563,7 +563,12 @@ enum cua_status cua_run_read_meta(const char *dir, char *agent, size_t agent_len
 	}
 	snprintf(agent, agent_len, "%s", name->valuestring);
 	snprintf(version, version_len, "%s", cJSON_IsString(ver) ? ver->valuestring : "");
-	*turns = (int)t->valuedouble;
+	*turns = cua_to_int(t->valuedouble);
+	if (*turns < 1 || *turns > CUA_MAX_TURNS) {
+		cua_errf(err, errlen, "%s: turns: must be 1 to %d", path, CUA_MAX_TURNS);
+		cJSON_Delete(j);
+		return CUA_E_PARSE;
+	}
 	const cJSON *cfg = cJSON_GetObjectItem(a, "config");
 	*config = cfg ? cJSON_Duplicate(cfg, true) : NULL;
 	int n = cJSON_GetArraySize(tasks);

@@ -232,7 +232,7 @@ static bool get_bool(const cJSON *o, const char *k)
 
 static void stats_from(struct rd *r, const cJSON *o, struct cua_stats *s)
 {
-	s->n = (int)get_num(r, o, "n", true);
+	s->n = cua_to_int(get_num(r, o, "n", true));
 	s->median = get_num(r, o, "median", true);
 	s->q1 = get_num(r, o, "q1", false);
 	s->q3 = get_num(r, o, "q3", false);
@@ -289,19 +289,19 @@ enum cua_status cua_eval_from_json(const cJSON *j, struct cua_eval *e, char *err
 		get_str(&r, v, "shape", k->shape, sizeof(k->shape), true);
 		const cJSON *sd = cJSON_GetObjectItemCaseSensitive(v, "seed");
 		k->secret = cJSON_IsString(sd);
-		k->seed = cJSON_IsNumber(sd) ? (uint64_t)sd->valuedouble : 0;
+		k->seed = cJSON_IsNumber(sd) ? cua_to_u64(sd->valuedouble) : 0;
 		k->recheck = get_bool(v, "recheck");
 		k->ok = get_bool(v, "ok");
-		k->n_elems = (uint64_t)get_num(&r, v, "n", false);
-		k->n_bad = (uint64_t)get_num(&r, v, "bad", false);
-		k->n_nan = (uint64_t)get_num(&r, v, "nan", false);
-		k->n_unwritten = (uint64_t)get_num(&r, v, "unwritten", false);
+		k->n_elems = cua_to_u64(get_num(&r, v, "n", false));
+		k->n_bad = cua_to_u64(get_num(&r, v, "bad", false));
+		k->n_nan = cua_to_u64(get_num(&r, v, "nan", false));
+		k->n_unwritten = cua_to_u64(get_num(&r, v, "unwritten", false));
 		k->max_abs = get_num(&r, v, "max_abs", false);
 		k->max_rel = get_num(&r, v, "max_rel", false);
 		k->first_bad = -1;
 		if (!k->ok) {
 			get_str(&r, v, "output", k->output, sizeof(k->output), false);
-			k->first_bad = (int64_t)get_num(&r, v, "first_bad", false);
+			k->first_bad = cua_to_i64(get_num(&r, v, "first_bad", false));
 			get_str(&r, v, "first_bad_at", k->first_bad_at,
 			        sizeof(k->first_bad_at), false);
 			k->got = get_num(&r, v, "got", false);
@@ -318,7 +318,7 @@ enum cua_status cua_eval_from_json(const cJSON *j, struct cua_eval *e, char *err
 		e->timing.overhead_ms = get_num(&r, t, "overhead_ms", false);
 		e->timing.sm_mhz_before = get_num(&r, t, "sm_mhz_before", false);
 		e->timing.sm_mhz_after = get_num(&r, t, "sm_mhz_after", false);
-		e->timing.input_sets = (int)get_num(&r, t, "input_sets", false);
+		e->timing.input_sets = cua_to_int(get_num(&r, t, "input_sets", false));
 		int k = 0;
 		const cJSON *x;
 		cJSON_ArrayForEach(x, cJSON_GetObjectItemCaseSensitive(t, "set_median_ms"))

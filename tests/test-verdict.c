@@ -536,3 +536,28 @@ Test(verdict, trim_one_byte_over_the_limit_cuts_one_byte)
 	cr_expect_str_eq(t, "01234\n[... 1 bytes cut ...]\n6789a");
 	free(t);
 }
+
+/* Regression (found by fuzz-results): huge, negative or NaN-like numbers in a
+ * results file were cast straight to integers, which is undefined behaviour. */
+Test(verdict, out_of_range_numbers_are_clamped_not_cast)
+{
+	const char *txt =
+		"{\"subject\":\"candidate\",\"verdict\":\"wrong_output\",\"cases\":[{\"shape\":\"s\","
+		"\"seed\":1e300,\"ok\":false,\"n\":-5,\"bad\":1e30,\"nan\":3,\"unwritten\":-1e300,"
+		"\"first_bad\":-1e300}],\"timing\":{\"event_ms\":{\"n\":1e12,\"median\":1},"
+		"\"host_ms\":{\"n\":-1e12,\"median\":1},\"input_sets\":1e99}}";
+	cJSON *j = cJSON_Parse(txt);
+	struct cua_eval e;
+	char err[CUA_ERR_LEN] = "";
+	cr_assert_eq(cua_eval_from_json(j, &e, err, sizeof(err)), CUA_OK, "%s", err);
+	cr_expect_eq(e.cases[0].seed, UINT64_MAX);
+	cr_expect_eq(e.cases[0].n_elems, 0u);
+	cr_expect_eq(e.cases[0].n_bad, UINT64_MAX);
+	cr_expect_eq(e.cases[0].n_unwritten, 0u);
+	cr_expect_eq(e.cases[0].first_bad, INT64_MIN);
+	cr_expect_eq(e.timing.event_ms.n, 2147483647);
+	cr_expect_eq(e.timing.host_ms.n, -2147483647 - 1);
+	cr_expect_eq(e.timing.input_sets, 2147483647);
+	cua_eval_clear(&e);
+	cJSON_Delete(j);
+}
