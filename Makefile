@@ -133,7 +133,7 @@ deps:
 install: $(BUILD)/cuarena
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/cuarena
 	install -m 755 $(BUILD)/cuarena $(DESTDIR)$(PREFIX)/bin/cuarena
-	cp -r include tasks baselines $(DESTDIR)$(PREFIX)/share/cuarena/
+	cp -r include tasks baselines plots docs $(DESTDIR)$(PREFIX)/share/cuarena/
 
 clean:
 	rm -rf $(BUILD)
