@@ -6,42 +6,7 @@
  * Build: nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Xcompiler -fPIC -shared
  *        -cudart shared -Iinclude -o diag-matmul.so baselines/cublas/diag-matmul.cu -lcublas
  * Napkin math (timed N=32768, M=16384): 4.29 GB moved, ~1.0 ms at 4.26 TB/s. */
-#include <limits.h>
-#include <cublas_v2.h>
-#include "cuarena.h"
-
-/* Handle created on the first call (the harness warms up before timing) and
- * kept for the life of the process. */
-static cublasHandle_t handle;
-
-static int shape_ok(const struct cua_tensor *t, int ndim, enum cua_dtype dtype)
-{
-	if (t->dtype != dtype || t->ndim != ndim || t->data == NULL)
-		return 0;
-	for (int i = 0; i < ndim; i++)
-		if (t->shape[i] < 1 || t->shape[i] > INT_MAX)
-			return 0;
-	return 1;
-}
-
-/* The process-wide handle in strict fp32, bound to stream; 0 or a cuBLAS status. */
-static int get_handle(cudaStream_t stream)
-{
-	cublasStatus_t st;
-	if (handle == NULL) {
-		cublasHandle_t h;
-		st = cublasCreate(&h);
-		if (st != CUBLAS_STATUS_SUCCESS)
-			return (int)st;
-		st = cublasSetMathMode(h, CUBLAS_DEFAULT_MATH);
-		if (st != CUBLAS_STATUS_SUCCESS) {
-			cublasDestroy(h);
-			return (int)st;
-		}
-		handle = h;
-	}
-	return (int)cublasSetStream(handle, stream);
-}
+#include "cublas-common.cuh"
 
 extern "C" int cua_solve(const struct cua_tensor *in, int n_in, struct cua_tensor *out,
                          int n_out, cudaStream_t stream)
@@ -50,19 +15,18 @@ extern "C" int cua_solve(const struct cua_tensor *in, int n_in, struct cua_tenso
 		return -1;
 	const struct cua_tensor *A = &in[0], *B = &in[1];
 	struct cua_tensor *C = &out[0];
-	if (!shape_ok(A, 1, CUA_F32) || !shape_ok(B, 2, CUA_F32) || !shape_ok(C, 2, CUA_F32))
+	if (!blas_shape_ok(A, 1, CUA_F32) || !blas_shape_ok(B, 2, CUA_F32) ||
+	    !blas_shape_ok(C, 2, CUA_F32))
 		return -2;
 	const int N = (int)A->shape[0], M = (int)B->shape[1];
 	if (B->shape[0] != N || C->shape[0] != N || C->shape[1] != M)
 		return -4;
 
-	int rc = get_handle(stream);
+	int rc = blas_bind(stream, CUBLAS_DEFAULT_MATH);
 	if (rc != 0)
 		return rc;
 	/* column-major M×N: C^T = B^T · diag(A) */
-	cublasStatus_t st = cublasSdgmm(handle, CUBLAS_SIDE_RIGHT, M, N, (const float *)B->data, M,
-	                                (const float *)A->data, 1, (float *)C->data, M);
-	if (st != CUBLAS_STATUS_SUCCESS)
-		return (int)st;
-	return (int)cudaGetLastError();
+	return blas_result(cublasSdgmm(blas_handle, CUBLAS_SIDE_RIGHT, M, N,
+	                               (const float *)B->data, M, (const float *)A->data, 1,
+	                               (float *)C->data, M));
 }

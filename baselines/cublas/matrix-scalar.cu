@@ -7,30 +7,15 @@
  * Build: nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Xcompiler -fPIC -shared
  *        -cudart shared -Iinclude -o matrix-scalar.so baselines/cublas/matrix-scalar.cu -lcublas
  * Napkin math (timed M=32768, N=16384): 4.29 GB moved, ~1.0 ms at 4.26 TB/s. */
-#include <limits.h>
-#include <cublas_v2.h>
-#include "cuarena.h"
+#include "cublas-common.cuh"
 
-/* Handle and a device-resident 0.0f (beta) created on the first call (the
- * harness warms up before timing) and kept for the life of the process. */
-static cublasHandle_t handle;
+/* A device-resident 0.0f (beta), made on the first call (before the handle,
+ * ordered on stream before the geam) and kept for the life of the process;
+ * 0 or a CUDA error. */
 static float *d_zero;
 
-static int shape_ok(const struct cua_tensor *t, int ndim, enum cua_dtype dtype)
+static int get_zero(cudaStream_t stream)
 {
-	if (t->dtype != dtype || t->ndim != ndim || t->data == NULL)
-		return 0;
-	for (int i = 0; i < ndim; i++)
-		if (t->shape[i] < 1 || t->shape[i] > INT_MAX)
-			return 0;
-	return 1;
-}
-
-/* The process-wide handle (strict fp32, device pointer mode) bound to stream,
- * and d_zero; 0, a cuBLAS status or a CUDA error. */
-static int get_handle(cudaStream_t stream)
-{
-	cublasStatus_t st;
 	if (d_zero == NULL) {
 		float *z;
 		cudaError_t ce = cudaMalloc((void **)&z, sizeof(float));
@@ -43,21 +28,7 @@ static int get_handle(cudaStream_t stream)
 		}
 		d_zero = z;
 	}
-	if (handle == NULL) {
-		cublasHandle_t h;
-		st = cublasCreate(&h);
-		if (st != CUBLAS_STATUS_SUCCESS)
-			return (int)st;
-		st = cublasSetMathMode(h, CUBLAS_DEFAULT_MATH);
-		if (st == CUBLAS_STATUS_SUCCESS)
-			st = cublasSetPointerMode(h, CUBLAS_POINTER_MODE_DEVICE);
-		if (st != CUBLAS_STATUS_SUCCESS) {
-			cublasDestroy(h);
-			return (int)st;
-		}
-		handle = h;
-	}
-	return (int)cublasSetStream(handle, stream);
+	return 0;
 }
 
 extern "C" int cua_solve(const struct cua_tensor *in, int n_in, struct cua_tensor *out,
@@ -67,21 +38,22 @@ extern "C" int cua_solve(const struct cua_tensor *in, int n_in, struct cua_tenso
 		return -1;
 	const struct cua_tensor *A = &in[0], *s = &in[1];
 	struct cua_tensor *C = &out[0];
-	if (!shape_ok(A, 2, CUA_F32) || !shape_ok(s, 1, CUA_F32) || !shape_ok(C, 2, CUA_F32))
+	if (!blas_shape_ok(A, 2, CUA_F32) || !blas_shape_ok(s, 1, CUA_F32) ||
+	    !blas_shape_ok(C, 2, CUA_F32))
 		return -2;
 	const int M = (int)A->shape[0], N = (int)A->shape[1];
 	if (s->shape[0] != 1 || C->shape[0] != M || C->shape[1] != N)
 		return -4;
 
-	int rc = get_handle(stream);
+	int rc = get_zero(stream);
+	if (rc != 0)
+		return rc;
+	rc = blas_bind_device_pointers(stream, CUBLAS_DEFAULT_MATH);
 	if (rc != 0)
 		return rc;
 	/* column-major N×M: C = s·A + 0·A (B = A is only a valid pointer) */
 	const float *a = (const float *)A->data;
-	cublasStatus_t st = cublasSgeam(handle, CUBLAS_OP_N, CUBLAS_OP_N, N, M,
-	                                (const float *)s->data, a, N, d_zero, a, N,
-	                                (float *)C->data, N);
-	if (st != CUBLAS_STATUS_SUCCESS)
-		return (int)st;
-	return (int)cudaGetLastError();
+	return blas_result(cublasSgeam(blas_handle, CUBLAS_OP_N, CUBLAS_OP_N, N, M,
+	                               (const float *)s->data, a, N, d_zero, a, N,
+	                               (float *)C->data, N));
 }

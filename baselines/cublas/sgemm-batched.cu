@@ -6,42 +6,7 @@
  * Build: nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Xcompiler -fPIC -shared
  *        -cudart shared -Iinclude -o sgemm-batched.so baselines/cublas/sgemm-batched.cu -lcublas
  * Napkin math (timed 128 × 512×1024×1024): 137.4 GFLOP at ~50 TFLOP/s = ~2.8 ms. */
-#include <limits.h>
-#include <cublas_v2.h>
-#include "cuarena.h"
-
-/* Handle created on the first call (the harness warms up before timing) and
- * kept for the life of the process. */
-static cublasHandle_t handle;
-
-static int shape_ok(const struct cua_tensor *t, int ndim, enum cua_dtype dtype)
-{
-	if (t->dtype != dtype || t->ndim != ndim || t->data == NULL)
-		return 0;
-	for (int i = 0; i < ndim; i++)
-		if (t->shape[i] < 1 || t->shape[i] > INT_MAX)
-			return 0;
-	return 1;
-}
-
-/* The process-wide handle in strict fp32, bound to stream; 0 or a cuBLAS status. */
-static int get_handle(cudaStream_t stream)
-{
-	cublasStatus_t st;
-	if (handle == NULL) {
-		cublasHandle_t h;
-		st = cublasCreate(&h);
-		if (st != CUBLAS_STATUS_SUCCESS)
-			return (int)st;
-		st = cublasSetMathMode(h, CUBLAS_DEFAULT_MATH);
-		if (st != CUBLAS_STATUS_SUCCESS) {
-			cublasDestroy(h);
-			return (int)st;
-		}
-		handle = h;
-	}
-	return (int)cublasSetStream(handle, stream);
-}
+#include "cublas-common.cuh"
 
 extern "C" int cua_solve(const struct cua_tensor *in, int n_in, struct cua_tensor *out,
                          int n_out, cudaStream_t stream)
@@ -50,7 +15,8 @@ extern "C" int cua_solve(const struct cua_tensor *in, int n_in, struct cua_tenso
 		return -1;
 	const struct cua_tensor *A = &in[0], *B = &in[1];
 	struct cua_tensor *C = &out[0];
-	if (!shape_ok(A, 3, CUA_F32) || !shape_ok(B, 3, CUA_F32) || !shape_ok(C, 3, CUA_F32))
+	if (!blas_shape_ok(A, 3, CUA_F32) || !blas_shape_ok(B, 3, CUA_F32) ||
+	    !blas_shape_ok(C, 3, CUA_F32))
 		return -2;
 	const int batch = (int)A->shape[0], M = (int)A->shape[1], K = (int)A->shape[2],
 	          N = (int)B->shape[2];
@@ -58,17 +24,14 @@ extern "C" int cua_solve(const struct cua_tensor *in, int n_in, struct cua_tenso
 	    C->shape[1] != M || C->shape[2] != N)
 		return -4;
 
-	int rc = get_handle(stream);
+	int rc = blas_bind(stream, CUBLAS_DEFAULT_MATH);
 	if (rc != 0)
 		return rc;
 	const float alpha = 1.0f, beta = 0.0f;
 	/* column-major, per batch: C^T [N,M] = B^T [N,K] · A^T [K,M] */
-	cublasStatus_t st = cublasSgemmStridedBatched(
-		handle, CUBLAS_OP_N, CUBLAS_OP_N, N, M, K, &alpha,
+	return blas_result(cublasSgemmStridedBatched(
+		blas_handle, CUBLAS_OP_N, CUBLAS_OP_N, N, M, K, &alpha,
 		(const float *)B->data, N, (long long)K * N,
 		(const float *)A->data, K, (long long)M * K, &beta,
-		(float *)C->data, N, (long long)M * N, batch);
-	if (st != CUBLAS_STATUS_SUCCESS)
-		return (int)st;
-	return (int)cudaGetLastError();
+		(float *)C->data, N, (long long)M * N, batch));
 }

@@ -9,42 +9,7 @@
  *        -cudart shared -Iinclude -o sgemm-nd.so baselines/cublas/sgemm-nd.cu -lcublas
  * Napkin math: 010 timed 103.1 GFLOP, ~2.1 ms; 011 timed 206.2 GFLOP, ~4.3 ms
  * (at ~48–50 TFLOP/s). */
-#include <limits.h>
-#include <cublas_v2.h>
-#include "cuarena.h"
-
-/* Handle created on the first call (the harness warms up before timing) and
- * kept for the life of the process. */
-static cublasHandle_t handle;
-
-static int shape_ok(const struct cua_tensor *t, int ndim, enum cua_dtype dtype)
-{
-	if (t->dtype != dtype || t->ndim != ndim || t->data == NULL)
-		return 0;
-	for (int i = 0; i < ndim; i++)
-		if (t->shape[i] < 1 || t->shape[i] > INT_MAX)
-			return 0;
-	return 1;
-}
-
-/* The process-wide handle in strict fp32, bound to stream; 0 or a cuBLAS status. */
-static int get_handle(cudaStream_t stream)
-{
-	cublasStatus_t st;
-	if (handle == NULL) {
-		cublasHandle_t h;
-		st = cublasCreate(&h);
-		if (st != CUBLAS_STATUS_SUCCESS)
-			return (int)st;
-		st = cublasSetMathMode(h, CUBLAS_DEFAULT_MATH);
-		if (st != CUBLAS_STATUS_SUCCESS) {
-			cublasDestroy(h);
-			return (int)st;
-		}
-		handle = h;
-	}
-	return (int)cublasSetStream(handle, stream);
-}
+#include "cublas-common.cuh"
 
 extern "C" int cua_solve(const struct cua_tensor *in, int n_in, struct cua_tensor *out,
                          int n_out, cudaStream_t stream)
@@ -54,8 +19,8 @@ extern "C" int cua_solve(const struct cua_tensor *in, int n_in, struct cua_tenso
 	const struct cua_tensor *A = &in[0], *B = &in[1];
 	struct cua_tensor *C = &out[0];
 	const int r = A->ndim;
-	if (r < 2 || r > CUA_MAX_DIMS || !shape_ok(A, r, CUA_F32) || !shape_ok(B, 2, CUA_F32) ||
-	    !shape_ok(C, r, CUA_F32))
+	if (r < 2 || r > CUA_MAX_DIMS || !blas_shape_ok(A, r, CUA_F32) ||
+	    !blas_shape_ok(B, 2, CUA_F32) || !blas_shape_ok(C, r, CUA_F32))
 		return -2;
 	const int K = (int)A->shape[r - 1], N = (int)B->shape[1];
 	if (B->shape[0] != K || C->shape[r - 1] != N)
@@ -70,15 +35,12 @@ extern "C" int cua_solve(const struct cua_tensor *in, int n_in, struct cua_tenso
 	}
 	const int R = (int)rows;
 
-	int rc = get_handle(stream);
+	int rc = blas_bind(stream, CUBLAS_DEFAULT_MATH);
 	if (rc != 0)
 		return rc;
 	const float alpha = 1.0f, beta = 0.0f;
 	/* column-major: C^T [N,R] = B^T [N,K] · A^T [K,R] */
-	cublasStatus_t st = cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, N, R, K, &alpha,
-	                                (const float *)B->data, N, (const float *)A->data, K,
-	                                &beta, (float *)C->data, N);
-	if (st != CUBLAS_STATUS_SUCCESS)
-		return (int)st;
-	return (int)cudaGetLastError();
+	return blas_result(cublasSgemm(blas_handle, CUBLAS_OP_N, CUBLAS_OP_N, N, R, K, &alpha,
+	                               (const float *)B->data, N, (const float *)A->data, K,
+	                               &beta, (float *)C->data, N));
 }

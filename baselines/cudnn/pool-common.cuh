@@ -1,0 +1,212 @@
+/* pool-common.cuh — cuDNN forward pooling shared by the pooling baselines
+ * (baselines/cudnn/{max,avg}pool-{1,2,3}d.cu, tasks L1/044–050): one
+ * cudnnPoolingForward over x [N,C,spatial...] f32, packed, NaN propagated, any
+ * window, stride and zero padding, floor mode. 1-D runs as 2-D with H = 1 in
+ * front of L. The output extents cuDNN derives are checked against y's shape.
+ * Descriptors are made on the first call and re-set only when the shape changes.
+ *
+ * A baseline states its task's mode and geometry in a struct pool_spec and
+ * calls pool_forward(). Every status is checked; failures return non-zero (a
+ * cudnnStatus_t, a cudaError_t, or -1 count / -2 dtype, rank or data / -4
+ * shape), never abort. */
+#ifndef BASELINES_CUDNN_POOL_COMMON_CUH
+#define BASELINES_CUDNN_POOL_COMMON_CUH
+
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"   /* legacy cuDNN API, on purpose */
+#pragma nv_diag_suppress 1444
+#pragma nv_diag_suppress 1215
+#include <limits.h>
+#include <string.h>
+#include <cudnn.h>
+#include "cuarena.h"
+
+#define POOL_MAX_RANK 5   /* N, C and up to 3 spatial dims */
+
+/* A task's fixed parameters; window, padding and stride hold nsp entries in
+ * cuDNN's spatial order (slowest first; a 1-D task's leading H entry is 1, 0, 1). */
+struct pool_spec {
+	cudnnPoolingMode_t mode;
+	int x_rank;                              /* rank of the task's x and y: 3, 4 or 5 */
+	int nsp;                                 /* spatial dims cuDNN sees: 2 or 3 */
+	int window[3], padding[3], stride[3];
+	int api_2d;   /* 1: the 2-D calls (cudnnSetPooling2dDescriptor, 4-D tensor descriptors,
+	               * cudnnGetPooling2dForwardOutputDim) instead of the Nd ones; x [N,C,H,W] */
+};
+
+/* Created on the first call (the harness warms up before timing), kept for the
+ * life of the process; descriptors are re-set only when the shape changes. */
+static cudnnHandle_t pool_handle;
+static cudnnTensorDescriptor_t pool_xdesc, pool_ydesc;
+static cudnnPoolingDescriptor_t pool_desc;
+/* The shape the descriptors hold: x's extents then y's, or with api_2d
+ * N, C, H, W, OH, OW; all 0 = none. */
+static int64_t pool_cached[2 * POOL_MAX_RANK];
+
+static inline int pool_setup(const struct pool_spec *sp)
+{
+	cudnnStatus_t st = cudnnCreate(&pool_handle);
+	if (st != CUDNN_STATUS_SUCCESS)
+		goto fail;
+	st = cudnnCreateTensorDescriptor(&pool_xdesc);
+	if (st != CUDNN_STATUS_SUCCESS)
+		goto fail;
+	st = cudnnCreateTensorDescriptor(&pool_ydesc);
+	if (st != CUDNN_STATUS_SUCCESS)
+		goto fail;
+	st = cudnnCreatePoolingDescriptor(&pool_desc);
+	if (st != CUDNN_STATUS_SUCCESS)
+		goto fail;
+	if (sp->api_2d)
+		st = cudnnSetPooling2dDescriptor(pool_desc, sp->mode, CUDNN_PROPAGATE_NAN,
+		                                 sp->window[0], sp->window[1], sp->padding[0],
+		                                 sp->padding[1], sp->stride[0], sp->stride[1]);
+	else
+		st = cudnnSetPoolingNdDescriptor(pool_desc, sp->mode, CUDNN_PROPAGATE_NAN, sp->nsp,
+		                                 sp->window, sp->padding, sp->stride);
+	if (st != CUDNN_STATUS_SUCCESS)
+		goto fail;
+	return 0;
+fail:
+	if (pool_desc)
+		cudnnDestroyPoolingDescriptor(pool_desc);
+	if (pool_ydesc)
+		cudnnDestroyTensorDescriptor(pool_ydesc);
+	if (pool_xdesc)
+		cudnnDestroyTensorDescriptor(pool_xdesc);
+	if (pool_handle)
+		cudnnDestroy(pool_handle);
+	pool_desc = NULL;
+	pool_ydesc = pool_xdesc = NULL;
+	pool_handle = NULL;
+	return (int)st;
+}
+
+/* cuDNN's dims of a task tensor of rank x_rank: [N, C, 1..., spatial...] (1s
+ * fill the leading spatial dims the task does not have), packed strides;
+ * rank = nsp + 2 entries. */
+static inline void pool_nd_dims(const int64_t *shape, int x_rank, int rank, int *dims,
+                                int *strides)
+{
+	const int missing = rank - x_rank;
+	dims[0] = (int)shape[0];
+	dims[1] = (int)shape[1];
+	for (int i = 2; i < rank; i++)
+		dims[i] = i - 2 < missing ? 1 : (int)shape[i - missing];
+	strides[rank - 1] = 1;
+	for (int i = rank - 2; i >= 0; i--)
+		strides[i] = strides[i + 1] * dims[i + 1];
+}
+
+/* Sets both descriptors for the Nd key s (x's x_rank extents, then y's) and
+ * checks cuDNN's output extents. */
+static inline int pool_set_shape_nd(const struct pool_spec *sp, const int64_t *s)
+{
+	const int xr = sp->x_rank, rank = sp->nsp + 2;
+	int xd[POOL_MAX_RANK], xs[POOL_MAX_RANK], yd[POOL_MAX_RANK], ys[POOL_MAX_RANK];
+	int od[POOL_MAX_RANK];
+	memset(pool_cached, 0, sizeof(pool_cached));
+	pool_nd_dims(s, xr, rank, xd, xs);
+	pool_nd_dims(s + xr, xr, rank, yd, ys);
+	cudnnStatus_t st = cudnnSetTensorNdDescriptor(pool_xdesc, CUDNN_DATA_FLOAT, rank, xd, xs);
+	if (st != CUDNN_STATUS_SUCCESS)
+		return (int)st;
+	st = cudnnGetPoolingNdForwardOutputDim(pool_desc, pool_xdesc, rank, od);
+	if (st != CUDNN_STATUS_SUCCESS)
+		return (int)st;
+	for (int i = 0; i < rank; i++)
+		if (od[i] != yd[i])
+			return -4;
+	st = cudnnSetTensorNdDescriptor(pool_ydesc, CUDNN_DATA_FLOAT, rank, yd, ys);
+	if (st != CUDNN_STATUS_SUCCESS)
+		return (int)st;
+	memcpy(pool_cached, s, 2 * xr * sizeof(*s));
+	return 0;
+}
+
+/* Sets both descriptors for the 2-D key s = {N, C, H, W, OH, OW} and checks
+ * cuDNN's output extents. */
+static inline int pool_set_shape_2d(const int64_t *s)
+{
+	memset(pool_cached, 0, sizeof(pool_cached));
+	cudnnStatus_t st = cudnnSetTensor4dDescriptor(pool_xdesc, CUDNN_TENSOR_NCHW,
+	                                              CUDNN_DATA_FLOAT, (int)s[0], (int)s[1],
+	                                              (int)s[2], (int)s[3]);
+	if (st != CUDNN_STATUS_SUCCESS)
+		return (int)st;
+	int n, c, h, w;
+	st = cudnnGetPooling2dForwardOutputDim(pool_desc, pool_xdesc, &n, &c, &h, &w);
+	if (st != CUDNN_STATUS_SUCCESS)
+		return (int)st;
+	if (n != s[0] || c != s[1] || h != s[4] || w != s[5])
+		return -4;
+	st = cudnnSetTensor4dDescriptor(pool_ydesc, CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT, n, c, h, w);
+	if (st != CUDNN_STATUS_SUCCESS)
+		return (int)st;
+	memcpy(pool_cached, s, 6 * sizeof(*s));
+	return 0;
+}
+
+/* The shape key of x and y into s: its length, or -4 for an extent cuDNN
+ * cannot take (Nd: x's element count must fit cuDNN's int strides). */
+static inline int pool_key(const struct pool_spec *sp, const struct cua_tensor *x,
+                           const struct cua_tensor *y, int64_t *s)
+{
+	if (sp->api_2d) {
+		for (int i = 0; i < 6; i++) {
+			s[i] = i < 4 ? x->shape[i] : y->shape[i - 2];   /* N, C, H, W, OH, OW */
+			if (s[i] < 1 || s[i] > INT_MAX)
+				return -4;
+		}
+		return 6;
+	}
+	const int xr = sp->x_rank;
+	int64_t xn = 1;   /* elements of x: cuDNN's strides are int */
+	for (int i = 0; i < xr; i++) {
+		s[i] = x->shape[i];
+		s[xr + i] = y->shape[i];
+		if (s[i] < 1 || s[i] > INT_MAX / xn || s[xr + i] < 1 || s[xr + i] > INT_MAX)
+			return -4;
+		xn *= s[i];
+	}
+	return 2 * xr;
+}
+
+/* The whole baseline of a pooling task: in = {x}, out = {y}. */
+static inline int pool_forward(const struct pool_spec *sp, const struct cua_tensor *in, int n_in,
+                               struct cua_tensor *out, int n_out, cudaStream_t stream)
+{
+	if (in == NULL || out == NULL || n_in != 1 || n_out != 1)
+		return -1;
+	if (sp->nsp < 2 || sp->nsp > 3 || sp->x_rank < 3 || sp->x_rank > sp->nsp + 2 ||
+	    (sp->api_2d && (sp->nsp != 2 || sp->x_rank != 4)))
+		return -4;   /* a malformed spec */
+	const struct cua_tensor *x = &in[0];
+	struct cua_tensor *y = &out[0];
+	if (x->dtype != CUA_F32 || y->dtype != CUA_F32 || x->ndim != sp->x_rank ||
+	    y->ndim != sp->x_rank || x->data == NULL || y->data == NULL)
+		return -2;
+	int64_t s[2 * POOL_MAX_RANK];
+	const int n = pool_key(sp, x, y, s);
+	if (n < 0)
+		return n;
+	if (y->shape[0] != s[0] || y->shape[1] != s[1])
+		return -4;
+
+	int rc;
+	if (pool_handle == NULL && (rc = pool_setup(sp)) != 0)
+		return rc;
+	if (memcmp(s, pool_cached, n * sizeof(*s)) != 0 &&
+	    (rc = sp->api_2d ? pool_set_shape_2d(s) : pool_set_shape_nd(sp, s)) != 0)
+		return rc;
+	cudnnStatus_t st = cudnnSetStream(pool_handle, stream);
+	if (st != CUDNN_STATUS_SUCCESS)
+		return (int)st;
+	const float one = 1.0f, zero = 0.0f;
+	st = cudnnPoolingForward(pool_handle, pool_desc, &one, pool_xdesc, x->data, &zero,
+	                         pool_ydesc, y->data);
+	if (st != CUDNN_STATUS_SUCCESS)
+		return (int)st;
+	return (int)cudaGetLastError();
+}
+
+#endif /* BASELINES_CUDNN_POOL_COMMON_CUH */
