@@ -43,8 +43,8 @@ struct cua_eval_opts {
 	const struct cua_ceilings *ceilings; /* NULL = no %SOL */
 };
 
-/* Defaults, with fresh public seeds? No: public seeds are fixed (1, 2, 3) so runs
- * are reproducible; the secret and re-check seeds are random each invocation. */
+/* Defaults: public seeds fixed (1, 2, 3) so runs are reproducible; the secret
+ * and re-check seeds drawn at random for each invocation (53 bits). */
 void cua_eval_opts_init(struct cua_eval_opts *o, const char *root,
                         const char *self_exe, const char *cache_dir);
 

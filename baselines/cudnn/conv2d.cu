@@ -1,4 +1,4 @@
-/* baselines/cudnn/conv2d.cu — cuDNN baseline for L1/060-conv2d-3x3: y = conv2d(x, w),
+/* baselines/cudnn/conv2d.cu — cuDNN baseline for L1/056-conv2d-3x3: y = conv2d(x, w),
  * NCHW f32, 3×3 filters, stride 1, zero padding 1, dilation 1, no bias:
  * x [N,C,H,W], w [F,C,3,3], y [N,F,H,W], as cudnnConvolutionForward with
  * CUDNN_FMA_MATH (strict fp32: no TF32 tensor cores). The algorithm is chosen
