@@ -116,10 +116,10 @@ fuzz: $(FUZZ_BINS)
 	@for b in $(FUZZ_BINS); do n=$$(basename $$b); n=$${n#fuzz-}; \
 		mkdir -p $(BUILD)/fuzz/corpus-$$n; \
 		echo "fuzz: $$n for $(FUZZ_SECONDS) s"; \
-		$$b -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
-			$(BUILD)/fuzz/corpus-$$n tests/fuzz/corpus-$$n 2>&1 | \
-			grep -E "^(stat::number_of_executed_units|stat::peak_rss_mb|==[0-9]+==|SUMMARY)|Done [0-9]+ runs" \
-			|| exit 1; \
+		if ! $$b -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
+			$(BUILD)/fuzz/corpus-$$n tests/fuzz/corpus-$$n > $(BUILD)/fuzz/$$n.log 2>&1; then \
+			tail -n 40 $(BUILD)/fuzz/$$n.log; echo "fuzz: $$n FAILED"; exit 1; fi; \
+		grep -E "^Done [0-9]+ runs|^stat::number_of_executed_units" $(BUILD)/fuzz/$$n.log; \
 	done
 
 # ---- carrying build/ to the GPU machine ------------------------------------
