@@ -21,6 +21,7 @@
 #include <string.h>
 #include <cudnn.h>
 #include "cuarena.h"
+#include "algo-common.cuh"
 
 #define CONV_MAX_PLANS 8                     /* shapes cached at once */
 #define CONV_MAX_FIND_WORKSPACE (1ull << 30) /* algorithms needing more are not tried */
@@ -73,11 +74,6 @@ static inline void conv_plan_free(struct conv_plan *p)
 	if (p->ws)
 		cudaFree(p->ws);
 	memset(p, 0, sizeof(*p));
-}
-
-static inline int conv_is_tensor_op(cudnnMathType_t m)
-{
-	return m == CUDNN_TENSOR_OP_MATH || m == CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION;
 }
 
 /* Builds p for key k, checks that cuDNN's output extents are ys (k->nb of them)
@@ -145,31 +141,16 @@ static inline int conv_plan_make(struct conv_plan *p, const struct conv_key *k, 
 	TRY(cudnnFindConvolutionForwardAlgorithmEx(conv_handle, p->x, x, p->w, w, p->conv, p->y,
 	                                           y, CUDNN_CONVOLUTION_FWD_ALGO_COUNT, &n_perf,
 	                                           perf, p->ws, p->ws_size));
-	/* perf is sorted fastest first; keep strict fp32 (no tensor-op math). */
-	for (int i = 0; i < n_perf && best < 0; i++)
-		if (perf[i].status == CUDNN_STATUS_SUCCESS && !conv_is_tensor_op(perf[i].mathType) &&
-		    perf[i].memory <= p->ws_size)
-			best = i;
+	best = cudnn_pick_strict(perf, n_perf, p->ws_size);
 	if (best < 0) {
 		rc = (int)CUDNN_STATUS_NOT_SUPPORTED;
 		goto fail;
 	}
 	p->algo = perf[best].algo;
 	/* Keep only the workspace the chosen algorithm needs. */
-	if (perf[best].memory < p->ws_size) {
-		cudaFree(p->ws);
-		p->ws = NULL;
-		p->ws_size = 0;
-		if (perf[best].memory > 0) {
-			cudaError_t ce = cudaMalloc(&p->ws, perf[best].memory);
-			if (ce != cudaSuccess) {
-				p->ws = NULL;
-				rc = (int)ce;
-				goto fail;
-			}
-			p->ws_size = perf[best].memory;
-		}
-	}
+	rc = cudnn_shrink_workspace(&p->ws, &p->ws_size, perf[best].memory);
+	if (rc != 0)
+		goto fail;
 	memcpy(&p->key, k, sizeof(*k));   /* padding bytes too: keys are memcmp'd */
 	p->used = 1;
 	return 0;

@@ -28,6 +28,7 @@
 #include <string.h>
 #include <cudnn.h>
 #include "cuarena.h"
+#include "algo-common.cuh"
 
 /* A task's hyper-parameters per spatial dimension, outermost first (depth,
  * height, width; width alone for 1-D). */
@@ -72,11 +73,6 @@ static void convt_plan_free(struct convt_plan *p)
 	if (p->ws)
 		cudaFree(p->ws);
 	memset(p, 0, sizeof(*p));
-}
-
-static int convt_is_tensor_op(cudnnMathType_t m)
-{
-	return m == CUDNN_TENSOR_OP_MATH || m == CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION;
 }
 
 /* Packed row-major strides of dims[0..rank). */
@@ -185,31 +181,16 @@ static int convt_plan_make(struct convt_plan *p, const int64_t *key, const struc
 	TRY(cudnnFindConvolutionBackwardDataAlgorithmEx(
 	    convt_handle, p->w, w->data, p->dy, x->data, p->conv, p->dx, y->data,
 	    CUDNN_CONVOLUTION_BWD_DATA_ALGO_COUNT, &n_perf, perf, p->ws, p->ws_size));
-	/* perf is sorted fastest first; keep strict fp32 (no tensor-op math). */
-	for (int i = 0; i < n_perf && best < 0; i++)
-		if (perf[i].status == CUDNN_STATUS_SUCCESS && !convt_is_tensor_op(perf[i].mathType) &&
-		    perf[i].memory <= p->ws_size)
-			best = i;
+	best = cudnn_pick_strict(perf, n_perf, p->ws_size);
 	if (best < 0) {
 		rc = (int)CUDNN_STATUS_NOT_SUPPORTED;
 		goto fail;
 	}
 	p->algo = perf[best].algo;
 	/* Keep only the workspace the chosen algorithm needs. */
-	if (perf[best].memory < p->ws_size) {
-		cudaFree(p->ws);
-		p->ws = NULL;
-		p->ws_size = 0;
-		if (perf[best].memory > 0) {
-			cudaError_t ce = cudaMalloc(&p->ws, perf[best].memory);
-			if (ce != cudaSuccess) {
-				p->ws = NULL;
-				rc = (int)ce;
-				goto fail;
-			}
-			p->ws_size = perf[best].memory;
-		}
-	}
+	rc = cudnn_shrink_workspace(&p->ws, &p->ws_size, perf[best].memory);
+	if (rc != 0)
+		goto fail;
 	memcpy(p->key, key, sizeof(p->key));
 	return 0;
 #undef TRY

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <cudnn.h>
 #include "cuarena.h"
+#include "algo-common.cuh"
 
 #define CONV_K 3                        /* filter size, stride 1, padding 1 */
 #define MAX_PLANS 8                     /* shapes cached at once */
@@ -51,11 +52,6 @@ static void plan_free(struct plan *p)
 	if (p->ws)
 		cudaFree(p->ws);
 	memset(p, 0, sizeof(*p));
-}
-
-static int is_tensor_op(cudnnMathType_t m)
-{
-	return m == CUDNN_TENSOR_OP_MATH || m == CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION;
 }
 
 /* Builds p for key (N, C, H, W, F), running Find on the caller's buffers (y is
@@ -118,31 +114,16 @@ static int plan_make(struct plan *p, const int64_t key[5], const void *x, const 
 	TRY(cudnnFindConvolutionForwardAlgorithmEx(handle, p->x, x, p->w, w, p->conv, p->y, y,
 	                                           CUDNN_CONVOLUTION_FWD_ALGO_COUNT, &n_perf, perf,
 	                                           p->ws, p->ws_size));
-	/* perf is sorted fastest first; keep strict fp32 (no tensor-op math). */
-	for (int i = 0; i < n_perf && best < 0; i++)
-		if (perf[i].status == CUDNN_STATUS_SUCCESS && !is_tensor_op(perf[i].mathType) &&
-		    perf[i].memory <= p->ws_size)
-			best = i;
+	best = cudnn_pick_strict(perf, n_perf, p->ws_size);
 	if (best < 0) {
 		rc = (int)CUDNN_STATUS_NOT_SUPPORTED;
 		goto fail;
 	}
 	p->algo = perf[best].algo;
 	/* Keep only the workspace the chosen algorithm needs. */
-	if (perf[best].memory < p->ws_size) {
-		cudaFree(p->ws);
-		p->ws = NULL;
-		p->ws_size = 0;
-		if (perf[best].memory > 0) {
-			cudaError_t ce = cudaMalloc(&p->ws, perf[best].memory);
-			if (ce != cudaSuccess) {
-				p->ws = NULL;
-				rc = (int)ce;
-				goto fail;
-			}
-			p->ws_size = perf[best].memory;
-		}
-	}
+	rc = cudnn_shrink_workspace(&p->ws, &p->ws_size, perf[best].memory);
+	if (rc != 0)
+		goto fail;
 	memcpy(p->key, key, sizeof(p->key));
 	return 0;
 #undef TRY
