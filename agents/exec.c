@@ -209,21 +209,9 @@ static enum cua_status exec_init(const cJSON *config, void **agent, char *err,
 		                                        : "command: required (no config given)");
 		return CUA_E_INVALID;
 	}
-	cJSON_ArrayForEach(f, config) {
-		bool known = false;
-		for (size_t i = 0; i < CUA_ARRAY_LEN(known_fields); i++)
-			known |= !strcmp(f->string, known_fields[i]);
-		for (const cJSON *g = config->child; g != f; g = g->next)
-			if (!strcmp(g->string, f->string)) {
-				cua_errf(err, errlen, "exec config: %s: given twice", f->string);
-				return CUA_E_INVALID;
-			}
-		if (!known) {
-			cua_errf(err, errlen, "exec config: %s: unknown field (known: command, "
-			         "timeout_s, env, cwd, max_line_bytes)", f->string);
-			return CUA_E_INVALID;
-		}
-	}
+	if (cua_config_check_fields(config, "exec config", known_fields,
+	                            CUA_ARRAY_LEN(known_fields), err, errlen) != CUA_OK)
+		return CUA_E_INVALID;
 	if (!(a = calloc(1, sizeof(*a)))) {
 		result = CUA_E_NOMEM;
 		cua_errf(err, errlen, "exec config: out of memory");

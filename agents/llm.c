@@ -175,20 +175,9 @@ static enum cua_status llm_init(const cJSON *config, void **agent, char *err,
 		                                       : "base_url: required (no config given)");
 		return CUA_E_INVALID;
 	}
-	cJSON_ArrayForEach(f, config) {
-		bool known = false;
-		for (size_t i = 0; i < CUA_ARRAY_LEN(known_fields); i++)
-			known |= !strcmp(f->string, known_fields[i]);
-		for (const cJSON *g = config->child; g != f; g = g->next)
-			if (!strcmp(g->string, f->string)) {
-				cua_errf(err, errlen, "llm config: %s: given twice", f->string);
-				return CUA_E_INVALID;
-			}
-		if (!known) {
-			cua_errf(err, errlen, "llm config: %s: unknown field", f->string);
-			return CUA_E_INVALID;
-		}
-	}
+	if (cua_config_check_fields(config, "llm config", known_fields,
+	                            CUA_ARRAY_LEN(known_fields), err, errlen) != CUA_OK)
+		return CUA_E_INVALID;
 	pthread_once(&global_once, global_init);
 	if (global_rc != CURLE_OK) {
 		cua_errf(err, errlen, "llm: curl_global_init failed: %s",

@@ -22,6 +22,35 @@ void cua_action_clear(struct cua_action *a)
 	memset(a, 0, sizeof(*a));
 }
 
+enum cua_status cua_config_check_fields(const cJSON *config, const char *who,
+                                        const char *const *known, size_t n_known,
+                                        char *err, size_t errlen)
+{
+	const cJSON *f;
+	cJSON_ArrayForEach(f, config) {
+		bool ok = false;
+		for (size_t i = 0; i < n_known; i++)
+			ok |= !strcmp(f->string, known[i]);
+		for (const cJSON *g = config->child; g != f; g = g->next)
+			if (!strcmp(g->string, f->string)) {
+				cua_errf(err, errlen, "%s: %s: given twice", who, f->string);
+				return CUA_E_INVALID;
+			}
+		if (!ok) {
+			char list[512];
+			size_t o = 0;
+			list[0] = '\0';
+			for (size_t i = 0; i < n_known && o < sizeof(list); i++)
+				o += (size_t)snprintf(list + o, sizeof(list) - o, "%s%s", i ? ", " : "",
+				                      known[i]);
+			cua_errf(err, errlen, "%s: %s: unknown field (known: %s)", who, f->string,
+			         list);
+			return CUA_E_INVALID;
+		}
+	}
+	return CUA_OK;
+}
+
 const struct cua_agent_i *cua_agent_find(const char *name)
 {
 	if (!name || !__start_cua_agents)

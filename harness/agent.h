@@ -83,6 +83,14 @@ struct cua_agent_i {
 	__attribute__((used, section("cua_agents"))) static const struct cua_agent_i \
 		*const cua_agent_entry_##sym = &sym
 
+/* Checks a backend's config object against its known field names: an unknown
+ * field ("<who>: temprature: unknown field (known: ...)") or one given twice
+ * ("<who>: model: given twice") is CUA_E_INVALID. `who` prefixes the message,
+ * e.g. "llm config". */
+enum cua_status cua_config_check_fields(const struct cJSON *config, const char *who,
+                                        const char *const *known, size_t n_known,
+                                        char *err, size_t errlen);
+
 /* The registered backends, by name; NULL if unknown. */
 const struct cua_agent_i *cua_agent_find(const char *name);
 
