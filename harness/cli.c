@@ -41,90 +41,57 @@ void cua_cli_eval_opts(struct cua_cli *cli, struct cua_eval_opts *o,
 	o->ceilings = ceil && ceil->known ? ceil : NULL;
 }
 
-/* Appends printf-style text to a growing heap buffer. */
-struct sbuf {
-	char *s;
-	size_t len, cap;
-};
-
-static void sb_printf(struct sbuf *b, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static void sb_printf(struct sbuf *b, const char *fmt, ...)
-{
-	va_list ap, ap2;
-	va_start(ap, fmt);
-	va_copy(ap2, ap);
-	int n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	if (n < 0) {
-		va_end(ap2);
-		return;
-	}
-	if (b->len + (size_t)n + 1 > b->cap) {
-		size_t cap = b->cap ? b->cap : 4096;
-		while (cap < b->len + (size_t)n + 1)
-			cap *= 2;
-		char *ns = realloc(b->s, cap);
-		CUA_ASSERT(ns);
-		b->s = ns;
-		b->cap = cap;
-	}
-	vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap2);
-	va_end(ap2);
-	b->len += (size_t)n;
-}
-
-static void tensor_line(struct sbuf *b, const struct cua_task *t, int shape,
+static void tensor_line(struct cua_buf *b, const struct cua_task *t, int shape,
                         const struct cua_tensor_spec *s)
 {
 	int64_t dims[CUA_MAX_DIMS];
-	sb_printf(b, "    %s: %s [", s->name, cua_dtype_name(s->dtype));
+	cua_buf_printf(b, "    %s: %s [", s->name, cua_dtype_name(s->dtype));
 	if (cua_task_tensor_shape(t, shape, s, dims, NULL, 0) == CUA_OK)
 		for (int i = 0; i < s->ndim; i++)
-			sb_printf(b, "%s%lld", i ? ", " : "", (long long)dims[i]);
-	sb_printf(b, "]\n");
+			cua_buf_printf(b, "%s%lld", i ? ", " : "", (long long)dims[i]);
+	cua_buf_printf(b, "]\n");
 }
 
 char *cua_prompt_render(const struct cua_task *t, const char *root)
 {
-	struct sbuf b = {0};
+	struct cua_buf b = {0};
 	char path[4200], *src = NULL;
 
-	sb_printf(&b, "# Task %s: %s\n\n%s\n\n", t->id, t->title, t->description);
-	sb_printf(&b, "## Tensors\n");
+	cua_buf_printf(&b, "# Task %s: %s\n\n%s\n\n", t->id, t->title, t->description);
+	cua_buf_printf(&b, "## Tensors\n");
 	for (int i = 0; i < t->n_inputs; i++) {
 		const struct cua_tensor_spec *s = &t->inputs[i];
-		sb_printf(&b, "- input  `%s`: %s [", s->name, cua_dtype_name(s->dtype));
+		cua_buf_printf(&b, "- input  `%s`: %s [", s->name, cua_dtype_name(s->dtype));
 		for (int k = 0; k < s->ndim; k++)
-			sb_printf(&b, "%s%s", k ? ", " : "", s->shape[k]);
-		sb_printf(&b, "]\n");
+			cua_buf_printf(&b, "%s%s", k ? ", " : "", s->shape[k]);
+		cua_buf_printf(&b, "]\n");
 	}
 	for (int i = 0; i < t->n_outputs; i++) {
 		const struct cua_tensor_spec *s = &t->outputs[i];
-		sb_printf(&b, "- output `%s`: %s [", s->name, cua_dtype_name(s->dtype));
+		cua_buf_printf(&b, "- output `%s`: %s [", s->name, cua_dtype_name(s->dtype));
 		for (int k = 0; k < s->ndim; k++)
-			sb_printf(&b, "%s%s", k ? ", " : "", s->shape[k]);
-		sb_printf(&b, "]\n");
+			cua_buf_printf(&b, "%s%s", k ? ", " : "", s->shape[k]);
+		cua_buf_printf(&b, "]\n");
 	}
 	if (t->n_params) {
-		sb_printf(&b, "\nFixed parameters:");
+		cua_buf_printf(&b, "\nFixed parameters:");
 		for (int i = 0; i < t->n_params; i++)
-			sb_printf(&b, " %s = %.17g%s", t->params[i].name, t->params[i].value,
+			cua_buf_printf(&b, " %s = %.17g%s", t->params[i].name, t->params[i].value,
 			          i + 1 < t->n_params ? "," : "\n");
 	}
-	sb_printf(&b, "\n## Shape sets (your kernel must be correct for every one)\n");
+	cua_buf_printf(&b, "\n## Shape sets (your kernel must be correct for every one)\n");
 	for (int s = 0; s < t->n_shapes; s++) {
 		const struct cua_shape_set *ss = &t->shapes[s];
-		sb_printf(&b, "- %s%s:", ss->name, ss->timed ? " (timed)" : " (checked)");
+		cua_buf_printf(&b, "- %s%s:", ss->name, ss->timed ? " (timed)" : " (checked)");
 		for (int d = 0; d < ss->n_dims; d++)
-			sb_printf(&b, " %s=%lld", ss->dims[d].name, (long long)ss->dims[d].value);
-		sb_printf(&b, "\n");
+			cua_buf_printf(&b, " %s=%lld", ss->dims[d].name, (long long)ss->dims[d].value);
+		cua_buf_printf(&b, "\n");
 		for (int i = 0; i < t->n_inputs; i++)
 			tensor_line(&b, t, s, &t->inputs[i]);
 		for (int i = 0; i < t->n_outputs; i++)
 			tensor_line(&b, t, s, &t->outputs[i]);
 	}
-	sb_printf(&b, "\n## Precision and correctness\n"
+	cua_buf_printf(&b, "\n## Precision and correctness\n"
 	              "Precision policy: %s. %s\n"
 	              "Each output element must satisfy |out - ref| <= atol + rtol*|ref| "
 	              "with atol = %g, rtol = %g, where ref is computed in float64, on "
@@ -139,26 +106,26 @@ char *cua_prompt_render(const struct cua_task *t, const char *root)
 	              ? "TF32 tensor-core math is allowed."
 	              : "Half-precision math is allowed.",
 	          t->atol, t->rtol);
-	sb_printf(&b, "Libraries you may call: %s.\n",
+	cua_buf_printf(&b, "Libraries you may call: %s.\n",
 	          t->n_libraries == 0 ? "none (CUDA runtime only)" : "");
 	for (int i = 0; i < t->n_libraries; i++)
-		sb_printf(&b, "  - %s\n", t->libraries[i]);
+		cua_buf_printf(&b, "  - %s\n", t->libraries[i]);
 
-	sb_printf(&b, "\n## Interface (include/cuarena.h)\n```c\n");
+	cua_buf_printf(&b, "\n## Interface (include/cuarena.h)\n```c\n");
 	snprintf(path, sizeof(path), "%s/include/cuarena.h", root);
 	if (cua_read_file(path, 1 << 20, &src, NULL, NULL, 0) == CUA_OK)
-		sb_printf(&b, "%s", src);
+		cua_buf_printf(&b, "%s", src);
 	free(src);
 	src = NULL;
-	sb_printf(&b, "```\n\nWrite one CUDA source file that includes \"cuarena.h\" and "
+	cua_buf_printf(&b, "```\n\nWrite one CUDA source file that includes \"cuarena.h\" and "
 	              "defines cua_solve. It is built with nvcc -O3 for sm_90a as a "
 	              "shared object and timed against the reference below and the "
 	              "library baselines.\n");
-	sb_printf(&b, "\n## Reference implementation (the nvcc baseline)\n```cuda\n");
+	cua_buf_printf(&b, "\n## Reference implementation (the nvcc baseline)\n```cuda\n");
 	snprintf(path, sizeof(path), "%s/reference.cu", t->dir);
 	if (cua_read_file(path, 1 << 20, &src, NULL, NULL, 0) == CUA_OK)
-		sb_printf(&b, "%s", src);
+		cua_buf_printf(&b, "%s", src);
 	free(src);
-	sb_printf(&b, "```\n");
+	cua_buf_printf(&b, "```\n");
 	return b.s;
 }

@@ -194,13 +194,8 @@ static int compile_only(struct cua_cli *cli, const struct cua_catalogue *cat,
 static cJSON *eval_summary(const struct cua_eval *e)
 {
 	cJSON *o = cJSON_CreateObject();
-	double ma = 0, mr = 0;
-	for (int i = 0; i < e->n_cases; i++) {
-		if (isfinite(e->cases[i].max_abs))
-			ma = fmax(ma, e->cases[i].max_abs);
-		if (isfinite(e->cases[i].max_rel))
-			mr = fmax(mr, e->cases[i].max_rel);
-	}
+	double ma, mr;
+	cua_eval_max_errors(e, &ma, &mr);
 	cJSON_AddStringToObject(o, "subject", e->subject);
 	cJSON_AddStringToObject(o, "verdict", cua_verdict_name(e->verdict));
 	cJSON_AddStringToObject(o, "message", e->message);

@@ -51,6 +51,20 @@ enum cua_status cua_mkdirs(const char *path, char *err, size_t errlen);
 /* Removes a directory tree (used for private temp dirs). Missing is fine. */
 void cua_rmtree(const char *path);
 
+/* A growing heap string (prompts, feedback). Start zeroed; s is NULL until the
+ * first append; the caller frees s. */
+struct cua_buf {
+	char *s;
+	size_t len, cap;
+};
+
+/* Appends printf-style text. */
+void cua_buf_printf(struct cua_buf *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* The NVIDIA kernel module's version ("580.159.04"), or "" when unknown. */
+void cua_driver_version(char *buf, size_t len);
+
 /* Monotonic clock in seconds. */
 double cua_now(void);
 

@@ -10,35 +10,6 @@
 
 #define LOG_FEEDBACK_MAX 4000   /* compile log bytes fed back */
 
-struct sb {
-	char *s;
-	size_t len, cap;
-};
-
-static void sbf(struct sb *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void sbf(struct sb *b, const char *fmt, ...)
-{
-	va_list ap, ap2;
-	va_start(ap, fmt);
-	va_copy(ap2, ap);
-	int n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	if (n > 0) {
-		if (b->len + (size_t)n + 1 > b->cap) {
-			size_t cap = b->cap ? b->cap : 1024;
-			while (cap < b->len + (size_t)n + 1)
-				cap *= 2;
-			char *ns = realloc(b->s, cap);
-			CUA_ASSERT(ns);
-			b->s = ns;
-			b->cap = cap;
-		}
-		vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap2);
-		b->len += (size_t)n;
-	}
-	va_end(ap2);
-}
-
 void cua_step_clear(struct cua_step *s)
 {
 	if (s)
@@ -80,70 +51,65 @@ enum cua_status cua_episode_begin(struct cua_episode *ep, const struct cua_task 
 static char *feedback(const struct cua_episode *ep, const struct cua_step *st)
 {
 	const struct cua_eval *e = &st->eval;
-	struct sb b = {0};
+	struct cua_buf b = {0};
 
-	sbf(&b, "# Turn %d of %d: %s\n\n", st->turn, ep->max_turns,
+	cua_buf_printf(&b, "# Turn %d of %d: %s\n\n", st->turn, ep->max_turns,
 	    cua_verdict_name(e->verdict));
 	if (e->message[0])
-		sbf(&b, "%s\n\n", e->message);
+		cua_buf_printf(&b, "%s\n\n", e->message);
 	if ((e->verdict == CUA_VERDICT_COMPILE_ERROR ||
 	     e->verdict == CUA_VERDICT_COMPILE_TIMEOUT) && e->compile_log) {
 		size_t n = strlen(e->compile_log);
 		char *cut = cua_trim_text(e->compile_log, n, LOG_FEEDBACK_MAX);
-		sbf(&b, "Compiler output:\n```\n%s\n```\n\n", cut);
+		cua_buf_printf(&b, "Compiler output:\n```\n%s\n```\n\n", cut);
 		free(cut);
 	}
 	for (int i = 0; i < e->n_violations; i++)
-		sbf(&b, "Forbidden: `%s`: %s\n", e->violations[i].symbol, e->violations[i].reason);
+		cua_buf_printf(&b, "Forbidden: `%s`: %s\n", e->violations[i].symbol, e->violations[i].reason);
 	int bad = 0;
 	for (int i = 0; i < e->n_cases; i++)
 		bad += !e->cases[i].ok;
 	if (e->n_cases) {
-		sbf(&b, "Correctness: %d of %d cases passed.\n", e->n_cases - bad, e->n_cases);
+		cua_buf_printf(&b, "Correctness: %d of %d cases passed.\n", e->n_cases - bad, e->n_cases);
 		for (int i = 0; i < e->n_cases && bad; i++) {
 			const struct cua_case *c = &e->cases[i];
 			if (c->ok)
 				continue;
-			sbf(&b, "- shape %s, %s seed: %llu wrong, %llu NaN, %llu unwritten of %llu "
+			cua_buf_printf(&b, "- shape %s, %s seed: %llu wrong, %llu NaN, %llu unwritten of %llu "
 			        "in '%s'; first at %s: got %.9g, want %.9g\n",
 			    c->shape, c->secret ? "secret" : c->recheck ? "re-check" : "public",
 			    (unsigned long long)c->n_bad, (unsigned long long)c->n_nan,
 			    (unsigned long long)c->n_unwritten, (unsigned long long)c->n_elems,
 			    c->output, c->first_bad_at, c->got, c->want);
 		}
-		double ma = 0, mr = 0;
-		for (int i = 0; i < e->n_cases; i++) {
-			if (isfinite(e->cases[i].max_abs))
-				ma = fmax(ma, e->cases[i].max_abs);
-			if (isfinite(e->cases[i].max_rel))
-				mr = fmax(mr, e->cases[i].max_rel);
-		}
-		sbf(&b, "Max abs error %.3g, max rel error %.3g (atol %g, rtol %g).\n", ma, mr,
+		double ma, mr;
+		cua_eval_max_errors(e, &ma, &mr);
+		cua_buf_printf(&b, "Max abs error %.3g, max rel error %.3g (atol %g, rtol %g).\n", ma, mr,
 		    ep->task->atol, ep->task->rtol);
 	}
 	if (e->verdict == CUA_VERDICT_OK && e->timing.done) {
 		const struct cua_stats *s = &e->timing.event_ms;
-		sbf(&b, "\nTiming: median %.4f ms (IQR %.4f, n %d)", s->median, s->iqr, s->n);
+		cua_buf_printf(&b, "\nTiming: median %.4f ms (IQR %.4f, n %d)", s->median, s->iqr, s->n);
 		if (e->pct_sol > 0)
-			sbf(&b, ", %.1f%% of the speed of light (%.4f ms)", e->pct_sol, e->sol_ms);
-		sbf(&b, ".\n");
+			cua_buf_printf(&b, ", %.1f%% of the speed of light (%.4f ms)", e->pct_sol, e->sol_ms);
+		cua_buf_printf(&b, ".\n");
 		for (int i = 0; i < st->n_speedup; i++) {
 			const struct cua_eval *base = &ep->base->base[i];
 			if (base->verdict != CUA_VERDICT_OK || !base->timing.done)
 				continue;
-			sbf(&b, "- vs %s%s (%.4f ms): %.3fx\n", st->speedup_name[i],
+			cua_buf_printf(&b, "- vs %s%s (%.4f ms): %.3fx\n", st->speedup_name[i],
 			    base->imported ? " (imported)" : "", base->timing.event_ms.median,
 			    st->speedup[i]);
 		}
 	}
-	sbf(&b, "\nReward: %g.", st->reward);
+	cua_buf_printf(&b, "\nReward: %g.", st->reward);
 	if (ep->best_turn)
-		sbf(&b, " Best so far: turn %d (%.3fx vs nvcc).", ep->best_turn, ep->best_speedup);
+		cua_buf_printf(&b, " Best so far: turn %d (%.3fx vs nvcc).", ep->best_turn, ep->best_speedup);
 	if (!st->done)
-		sbf(&b, "\n\nSubmit an improved kernel (one CUDA source defining cua_solve), "
+		cua_buf_printf(&b, "\n\nSubmit an improved kernel (one CUDA source defining cua_solve), "
 		        "or stop.\n");
 	else
-		sbf(&b, "\n\nThat was the last turn.\n");
+		cua_buf_printf(&b, "\n\nThat was the last turn.\n");
 	return b.s;
 }
 

@@ -49,13 +49,8 @@ static cJSON *device_json(void)
 	cJSON_AddNumberToObject(o, "bus_width_bits", bus);
 	cJSON_AddNumberToObject(o, "driver", drv);
 	cJSON_AddNumberToObject(o, "runtime", rt);
-	char ver[64] = "";
-	FILE *f = fopen("/sys/module/nvidia/version", "r");
-	if (f) {
-		if (fgets(ver, sizeof(ver), f))
-			ver[strcspn(ver, "\n")] = '\0';
-		fclose(f);
-	}
+	char ver[64];
+	cua_driver_version(ver, sizeof(ver));
 	cJSON_AddStringToObject(o, "driver_version", ver);
 	return o;
 }

@@ -47,16 +47,11 @@ static void print_failure(const struct cua_eval *e)
 
 static void print_checks(const struct cua_eval *e)
 {
-	int n = 0, bad = 0;
-	double ma = 0, mr = 0;
-	for (int i = 0; i < e->n_cases; i++) {
-		n++;
+	int n = e->n_cases, bad = 0;
+	double ma, mr;
+	for (int i = 0; i < e->n_cases; i++)
 		bad += !e->cases[i].ok;
-		if (e->cases[i].max_abs == e->cases[i].max_abs)
-			ma = fmax(ma, e->cases[i].max_abs);
-		if (e->cases[i].max_rel == e->cases[i].max_rel)
-			mr = fmax(mr, e->cases[i].max_rel);
-	}
+	cua_eval_max_errors(e, &ma, &mr);
 	if (n)
 		printf("%-22s %d/%d correctness cases passed; max abs err %.3g, max rel err "
 		       "%.3g\n", e->subject, n - bad, n, ma, mr);

@@ -942,13 +942,8 @@ static void emit_device(const cudaDeviceProp *p)
 	cJSON_AddNumberToObject(o, "runtime", rt);
 	/* The kernel module's version ("580.159.04"); the CUDA calls only give the
 	 * CUDA version the driver supports. */
-	char ver[64] = "";
-	FILE *f = fopen("/sys/module/nvidia/version", "r");
-	if (f) {
-		if (fgets(ver, sizeof(ver), f))
-			ver[strcspn(ver, "\n")] = '\0';
-		fclose(f);
-	}
+	char ver[64];
+	cua_driver_version(ver, sizeof(ver));
 	cJSON_AddStringToObject(o, "driver_version", ver);
 	emit(o);
 }

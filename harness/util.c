@@ -178,6 +178,40 @@ void cua_rmtree(const char *path)
 	rmdir(path);
 }
 
+void cua_buf_printf(struct cua_buf *b, const char *fmt, ...)
+{
+	va_list ap, ap2;
+	va_start(ap, fmt);
+	va_copy(ap2, ap);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n > 0) {
+		if (b->len + (size_t)n + 1 > b->cap) {
+			size_t cap = b->cap ? b->cap : 1024;
+			while (cap < b->len + (size_t)n + 1)
+				cap *= 2;
+			char *ns = realloc(b->s, cap);
+			CUA_ASSERT(ns);
+			b->s = ns;
+			b->cap = cap;
+		}
+		vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap2);
+		b->len += (size_t)n;
+	}
+	va_end(ap2);
+}
+
+void cua_driver_version(char *buf, size_t len)
+{
+	FILE *f = fopen("/sys/module/nvidia/version", "r");
+	buf[0] = '\0';
+	if (!f)
+		return;
+	if (fgets(buf, (int)len, f))
+		buf[strcspn(buf, "\n")] = '\0';
+	fclose(f);
+}
+
 double cua_now(void)
 {
 	struct timespec ts;

@@ -66,6 +66,19 @@ void cua_eval_fail(struct cua_eval *e, enum cua_verdict v, const char *fmt, ...)
 	va_end(ap);
 }
 
+void cua_eval_max_errors(const struct cua_eval *e, double *max_abs, double *max_rel)
+{
+	double ma = 0, mr = 0;
+	for (int i = 0; i < e->n_cases; i++) {
+		if (isfinite(e->cases[i].max_abs))
+			ma = fmax(ma, e->cases[i].max_abs);
+		if (isfinite(e->cases[i].max_rel))
+			mr = fmax(mr, e->cases[i].max_rel);
+	}
+	*max_abs = ma;
+	*max_rel = mr;
+}
+
 char *cua_trim_text(const char *s, size_t len, size_t max)
 {
 	static const char mark[] = "\n[... %zu bytes cut ...]\n";

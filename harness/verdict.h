@@ -94,6 +94,9 @@ void cua_eval_clear(struct cua_eval *e);       /* frees heap members, keeps the 
 void cua_eval_fail(struct cua_eval *e, enum cua_verdict v, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* The largest finite max_abs and max_rel over an evaluation's cases (0 if none). */
+void cua_eval_max_errors(const struct cua_eval *e, double *max_abs, double *max_rel);
+
 /* JSON round trip. to_json returns a new object (caller frees with cJSON_Delete). */
 struct cJSON *cua_eval_to_json(const struct cua_eval *e);
 enum cua_status cua_eval_from_json(const struct cJSON *j, struct cua_eval *e,

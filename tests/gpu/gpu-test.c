@@ -72,10 +72,8 @@ static void test_task(const struct cua_task *t, const struct cua_eval_opts *o)
 	log_report(t->id, &r);
 	for (int i = 0; i < r.n_base; i++) {
 		const struct cua_eval *b = &r.base[i];
-		double ma = 0;
-		for (int k = 0; k < b->n_cases; k++)
-			if (b->cases[k].max_abs > ma)
-				ma = b->cases[k].max_abs;
+		double ma, mr;
+		cua_eval_max_errors(b, &ma, &mr);
 		snprintf(name, sizeof(name), "%s %s matches the oracle", t->id, b->subject);
 		if (b->verdict == CUA_VERDICT_OK)
 			result(true, name, "%d cases, max abs err %.3g, median %.4f ms, %.1f%% SOL",
