@@ -1,5 +1,5 @@
 /* algo-common.cuh — choosing a cuDNN convolution algorithm under strict fp32, shared
- * by the convolution baselines (conv2d.cu, conv-common.cuh, conv-transpose-common.cuh).
+ * by the convolution baselines (conv-common.cuh, conv-transpose-common.cuh).
  * Header-only; each baseline object gets its own copy. */
 #ifndef CUA_BASELINE_ALGO_COMMON_CUH
 #define CUA_BASELINE_ALGO_COMMON_CUH
