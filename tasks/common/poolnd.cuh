@@ -1,6 +1,7 @@
 /* poolnd.cuh — 3-D max and average pooling, NCDHW, one thread per output
  * element. Header-only; the 3-D sibling of pool2d.cuh (1-D and 2-D pooling use
- * pool2d.cuh, 1-D as H = 1). Windows follow PyTorch (floor mode):
+ * pool2d.cuh, 1-D as H = 1), plus cua_pool_task(), the body every pooling
+ * task's reference shares. Windows follow PyTorch (floor mode):
  *
  *     window(od, oh, ow) = { (od*SD - PD + kd*DD, oh*SH - PH + kh*DH, ow*SW - PW + kw*DW) :
  *                            kd < KD, kh < KH, kw < KW }
@@ -132,6 +133,69 @@ static inline void cua_avgpool3d(const In *x, Out *y, const struct cua_pool3d_de
 	int64_t total = d.N * d.C * d.OD * d.OH * d.OW;
 	pool3d_kernel<In, Acc, Out, false><<<cua_blocks_1d(total, CUA_POOL_THREADS),
 	                                     CUA_POOL_THREADS, 0, stream>>>(x, y, d);
+}
+
+/* A pooling task's fixed hyper-parameters: nsp spatial dims (1, 2 or 3) that
+ * share one window K, stride S and padding P, dilation 1. */
+struct cua_pool_spec {
+	int nsp;
+	int64_t K, S, P;
+	bool is_max;                 /* else average */
+	bool count_include_pad;      /* average only */
+};
+
+/* The whole body of a pooling task: in = {x} f32 [N,C,spatial...], out = {y}
+ * of Out with the same N and C. Checks counts, dtypes, ranks and extents, then
+ * enqueues on stream; 1-D runs as 2-D with H = 1. */
+template <typename Acc, typename Out>
+static inline int cua_pool_task(const struct cua_pool_spec &sp, const struct cua_tensor *in,
+                                int n_in, struct cua_tensor *out, int n_out, cudaStream_t stream)
+{
+	if (sp.nsp < 1 || sp.nsp > 3)
+		return CUA_CHECK_E_PARAM;
+	CUA_CHECK(cua_check_counts(in, n_in, 1, out, n_out, 1));
+	const struct cua_tensor *x = &in[0];
+	struct cua_tensor *y = &out[0];
+	CUA_CHECK(cua_check_tensor(x, CUA_F32, sp.nsp + 2));
+	CUA_CHECK(cua_check_tensor(y, cua_dtype_of<Out>::value, sp.nsp + 2));
+	CUA_CHECK(cua_check_dim(y, 0, x->shape[0]));
+	CUA_CHECK(cua_check_dim(y, 1, x->shape[1]));
+	const float *xp = (const float *)x->data;
+	Out *yp = (Out *)y->data;
+
+	if (sp.nsp == 3) {
+		struct cua_pool3d_desc d;
+		d.N = x->shape[0]; d.C = x->shape[1];
+		d.D = x->shape[2]; d.H = x->shape[3]; d.W = x->shape[4];
+		d.OD = y->shape[2]; d.OH = y->shape[3]; d.OW = y->shape[4];
+		d.KD = d.KH = d.KW = sp.K;
+		d.SD = d.SH = d.SW = sp.S;
+		d.PD = d.PH = d.PW = sp.P;
+		d.DD = d.DH = d.DW = 1;
+		d.count_include_pad = sp.count_include_pad;
+		CUA_CHECK(cua_pool3d_validate(d));
+		if (sp.is_max)
+			cua_maxpool3d<float, Acc, Out>(xp, yp, d, stream);
+		else
+			cua_avgpool3d<float, Acc, Out>(xp, yp, d, stream);
+		return (int)cudaGetLastError();
+	}
+	const bool two = sp.nsp == 2;
+	struct cua_pool2d_desc d;
+	d.N = x->shape[0]; d.C = x->shape[1];
+	d.H = two ? x->shape[2] : 1; d.W = x->shape[sp.nsp + 1];
+	d.OH = two ? y->shape[2] : 1; d.OW = y->shape[sp.nsp + 1];
+	d.KH = two ? sp.K : 1; d.KW = sp.K;
+	d.SH = two ? sp.S : 1; d.SW = sp.S;
+	d.PH = two ? sp.P : 0; d.PW = sp.P;
+	d.DH = d.DW = 1;
+	d.count_include_pad = sp.count_include_pad;
+	CUA_CHECK(cua_pool2d_validate(d));
+	if (sp.is_max)
+		cua_maxpool2d<float, Acc, Out>(xp, yp, d, stream);
+	else
+		cua_avgpool2d<float, Acc, Out>(xp, yp, d, stream);
+	return (int)cudaGetLastError();
 }
 
 #endif /* CUA_COMMON_POOLND_CUH */

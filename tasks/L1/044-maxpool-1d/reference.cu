@@ -9,46 +9,19 @@
  * Napkin math (timed N=C=64, L=262144 -> OL=131073): 4·N·C·(L + OL)
  * = 4.29 + 2.15 = 6.44 GB; ~1.5 ms at 4.26 TB/s. 4 compares per output. */
 #include "cuarena.h"
-#include "pool2d.cuh"
+#include "poolnd.cuh"
 
-#define POOL_K 4   /* task.json params K, S, P */
-#define POOL_S 2
-#define POOL_P 2
-
-template <typename Acc, typename Out>
-static int maxpool_1d(const struct cua_tensor *in, int n_in, struct cua_tensor *out, int n_out,
-                      cudaStream_t stream)
-{
-	CUA_CHECK(cua_check_counts(in, n_in, 1, out, n_out, 1));
-	const struct cua_tensor *x = &in[0];
-	struct cua_tensor *y = &out[0];
-	CUA_CHECK(cua_check_tensor(x, CUA_F32, 3));
-	CUA_CHECK(cua_check_tensor(y, cua_dtype_of<Out>::value, 3));
-	CUA_CHECK(cua_check_dim(y, 0, x->shape[0]));
-	CUA_CHECK(cua_check_dim(y, 1, x->shape[1]));
-
-	struct cua_pool2d_desc d;
-	d.N = x->shape[0]; d.C = x->shape[1]; d.H = 1; d.W = x->shape[2];
-	d.OH = 1; d.OW = y->shape[2];
-	d.KH = 1; d.KW = POOL_K;
-	d.SH = 1; d.SW = POOL_S;
-	d.PH = 0; d.PW = POOL_P;
-	d.DH = d.DW = 1;
-	d.count_include_pad = false;
-	CUA_CHECK(cua_pool2d_validate(d));
-
-	cua_maxpool2d<float, Acc, Out>((const float *)x->data, (Out *)y->data, d, stream);
-	return (int)cudaGetLastError();
-}
+/* nsp, window, stride, padding (task.json params), max, count_include_pad */
+static const struct cua_pool_spec pool = {1, 4, 2, 2, true, false};
 
 extern "C" int cua_solve(const struct cua_tensor *in, int n_in, struct cua_tensor *out,
                          int n_out, cudaStream_t stream)
 {
-	return maxpool_1d<float, float>(in, n_in, out, n_out, stream);
+	return cua_pool_task<float, float>(pool, in, n_in, out, n_out, stream);
 }
 
 extern "C" int cua_oracle(const struct cua_tensor *in, int n_in, struct cua_tensor *out,
                           int n_out, cudaStream_t stream)
 {
-	return maxpool_1d<double, double>(in, n_in, out, n_out, stream);
+	return cua_pool_task<double, double>(pool, in, n_in, out, n_out, stream);
 }

@@ -15,45 +15,17 @@
 #include "cuarena.h"
 #include "poolnd.cuh"
 
-#define POOL_K 3   /* task.json params K, S, P */
-#define POOL_S 2
-#define POOL_P 1
-
-template <typename Acc, typename Out>
-static int avgpool_3d(const struct cua_tensor *in, int n_in, struct cua_tensor *out, int n_out,
-                      cudaStream_t stream)
-{
-	CUA_CHECK(cua_check_counts(in, n_in, 1, out, n_out, 1));
-	const struct cua_tensor *x = &in[0];
-	struct cua_tensor *y = &out[0];
-	CUA_CHECK(cua_check_tensor(x, CUA_F32, 5));
-	CUA_CHECK(cua_check_tensor(y, cua_dtype_of<Out>::value, 5));
-	CUA_CHECK(cua_check_dim(y, 0, x->shape[0]));
-	CUA_CHECK(cua_check_dim(y, 1, x->shape[1]));
-
-	struct cua_pool3d_desc d;
-	d.N = x->shape[0]; d.C = x->shape[1];
-	d.D = x->shape[2]; d.H = x->shape[3]; d.W = x->shape[4];
-	d.OD = y->shape[2]; d.OH = y->shape[3]; d.OW = y->shape[4];
-	d.KD = d.KH = d.KW = POOL_K;
-	d.SD = d.SH = d.SW = POOL_S;
-	d.PD = d.PH = d.PW = POOL_P;
-	d.DD = d.DH = d.DW = 1;
-	d.count_include_pad = true;
-	CUA_CHECK(cua_pool3d_validate(d));
-
-	cua_avgpool3d<float, Acc, Out>((const float *)x->data, (Out *)y->data, d, stream);
-	return (int)cudaGetLastError();
-}
+/* nsp, window, stride, padding (task.json params), max, count_include_pad */
+static const struct cua_pool_spec pool = {3, 3, 2, 1, false, true};
 
 extern "C" int cua_solve(const struct cua_tensor *in, int n_in, struct cua_tensor *out,
                          int n_out, cudaStream_t stream)
 {
-	return avgpool_3d<float, float>(in, n_in, out, n_out, stream);
+	return cua_pool_task<float, float>(pool, in, n_in, out, n_out, stream);
 }
 
 extern "C" int cua_oracle(const struct cua_tensor *in, int n_in, struct cua_tensor *out,
                           int n_out, cudaStream_t stream)
 {
-	return avgpool_3d<double, double>(in, n_in, out, n_out, stream);
+	return cua_pool_task<double, double>(pool, in, n_in, out, n_out, stream);
 }
