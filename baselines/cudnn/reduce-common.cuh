@@ -5,6 +5,11 @@
  * and workspace are made on the first call and re-made only when the shape
  * changes.
  *
+ * When M = 1 nothing is reduced: cuDNN refuses a reduction whose input and output
+ * shapes are equal (CUDNN_STATUS_BAD_PARAM, seen on the H200 at the tasks' tiny
+ * shape), and the mean, max or min of one element is that element, so y = x is a
+ * device-to-device copy.
+ *
  * A baseline names its cudnnReduceTensorOp_t and calls reduce_dim1(). Every
  * status is checked; failures return non-zero (a cudnnStatus_t, a cudaError_t,
  * or -1 count / -2 dtype, rank or data / -4 shape), never abort. */
@@ -116,6 +121,10 @@ static inline int reduce_dim1(cudnnReduceTensorOp_t op, const struct cua_tensor 
 	if (s[1] * s[2] > INT_MAX || s[0] > INT_MAX / (s[1] * s[2]) || y->shape[0] != s[0] ||
 	    y->shape[1] != s[2])
 		return -4;   /* cuDNN's strides are int */
+
+	if (s[1] == 1)
+		return (int)cudaMemcpyAsync(y->data, x->data, (size_t)(s[0] * s[2]) * sizeof(float),
+		                            cudaMemcpyDeviceToDevice, stream);
 
 	int rc;
 	if (reduce_handle == NULL && (rc = reduce_setup(op)) != 0)
