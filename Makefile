@@ -42,7 +42,9 @@ AGENT_OBJS  := $(AGENTS_C:%.c=$(BUILD)/obj/%.o)
 LIB         := $(BUILD)/libcuarena.a
 
 TEST_SRCS   := $(wildcard tests/test-*.c)
-TEST_OBJS   := $(TEST_SRCS:%.c=$(BUILD)/obj/%.o)
+# C++ tests: the header-only C++ of the library baselines (baselines/cudnn/*.cuh)
+TEST_CXX    := $(wildcard tests/test-*.cc)
+TEST_OBJS   := $(TEST_SRCS:%.c=$(BUILD)/obj/%.o) $(TEST_CXX:%.cc=$(BUILD)/obj/%.o)
 HELPER_SRCS := $(wildcard tests/helpers/*.c)
 HELPERS     := $(HELPER_SRCS:tests/helpers/%.c=$(BUILD)/tests/helpers/%)
 SOFIX_SRCS  := $(wildcard tests/data/so/*.c)
@@ -56,6 +58,11 @@ all: $(BUILD)/cuarena
 $(BUILD)/obj/%.o: %.c $(wildcard harness/*.h agents/*.h) include/cuarena.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/obj/%.o: %.cc $(wildcard baselines/cudnn/*.cuh) include/cuarena.h
+	@mkdir -p $(dir $@)
+	$(CXX) $(filter-out -std=c11 -D%,$(CFLAGS)) -std=c++17 -Iinclude -Ibaselines/cudnn \
+		-I$(CUDA_HOME)/include -c $< -o $@
 
 $(BUILD)/obj/%.o: %.cu $(wildcard harness/*.h harness/*.cuh) include/cuarena.h
 	@mkdir -p $(dir $@)
@@ -123,9 +130,14 @@ fuzz: $(FUZZ_BINS)
 	done
 
 # ---- carrying build/ to the GPU machine ------------------------------------
-bundle: $(BUILD)/cuarena $(BUILD)/gpu-test $(BUILD)/bench
+# tools/cudnn-find.cu: cuDNN Find results vs an fp64 sum (diagnosing a baseline)
+$(BUILD)/cudnn-find: tools/cudnn-find.cu
+	@mkdir -p $(dir $@)
+	$(NVCC) -O2 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -o $@ $< -lcudnn
+
+bundle: $(BUILD)/cuarena $(BUILD)/gpu-test $(BUILD)/bench $(BUILD)/cudnn-find
 	cp -L $$(ldconfig -p | awk '/libcjson.so.1 /{print $$NF; exit}') $(BUILD)/libcjson.so.1
-	@echo "bundle: $(BUILD)/ holds cuarena, gpu-test, bench and libcjson.so.1 (rpath \$$ORIGIN)"
+	@echo "bundle: $(BUILD)/ holds cuarena, gpu-test, bench, cudnn-find and libcjson.so.1 (rpath \$$ORIGIN)"
 
 deps:
 	@tools/deps.sh

@@ -14,16 +14,33 @@ static inline int cudnn_is_tensor_op(cudnnMathType_t m)
 }
 
 /* Index of the fastest Find result (perf is sorted fastest first) that succeeded,
- * keeps strict fp32 math and fits in ws_size bytes; -1 when none does. Works for
- * the forward and the backward-data perf structs alike. */
+ * keeps strict fp32 math, is not skip_algo (-1: none) and fits in ws_size bytes;
+ * -1 when none does. Works for the forward and the backward-data perf structs
+ * alike. */
 template <typename Perf>
-static inline int cudnn_pick_strict(const Perf *perf, int n_perf, size_t ws_size)
+static inline int cudnn_pick_strict(const Perf *perf, int n_perf, size_t ws_size, int skip_algo)
 {
 	for (int i = 0; i < n_perf; i++)
 		if (perf[i].status == CUDNN_STATUS_SUCCESS && !cudnn_is_tensor_op(perf[i].mathType) &&
-		    perf[i].memory <= ws_size)
+		    (int)perf[i].algo != skip_algo && perf[i].memory <= ws_size)
 			return i;
 	return -1;
+}
+
+/* The algorithm a strict-fp32 baseline must not use for a filter whose largest
+ * spatial extent is max_k: cuDNN's non-fused Winograd for filters larger than 3
+ * is not fp32-accurate. On the H200 (cuDNN 9.14, tools/cudnn-find.cu at the shape
+ * of L1/088: 5x5 transposed convolution, 3200 products per output) it was Find's
+ * fastest offer under CUDNN_FMA_MATH and missed an fp64 sum by up to 1.07 with
+ * 12.9 M of 26.8 M outputs out of the task's tolerance, where implicit GEMM and
+ * FFT tiling stayed within 3.6e-5. 3x3 Winograd passed every selftest and stays. */
+static inline int cudnn_skip_fwd(int max_k)
+{
+	return max_k > 3 ? (int)CUDNN_CONVOLUTION_FWD_ALGO_WINOGRAD_NONFUSED : -1;
+}
+static inline int cudnn_skip_bwd_data(int max_k)
+{
+	return max_k > 3 ? (int)CUDNN_CONVOLUTION_BWD_DATA_ALGO_WINOGRAD_NONFUSED : -1;
 }
 
 /* Shrinks a cached workspace to the `need` bytes the chosen algorithm uses (no-op
