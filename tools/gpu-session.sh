@@ -6,9 +6,11 @@
 #   make bundle                          # here; carry build/cuarena build/gpu-test
 #                                        # build/bench build/libcjson.so.1
 #   tools/gpu-session.sh selftest        # whole-catalogue selftest + dumps + torch check
-#   tools/gpu-session.sh torch-time      # torch eager/compile timings (baselines/torch)
-#   tools/gpu-session.sh runs            # GPU suite, replay run, sample reference run,
-#                                        # throughput bench
+#   tools/gpu-session.sh torch-time [P]  # torch eager/compile timings (baselines/torch);
+#                                        # P: selftest leftover pattern for GPU 0
+#   tools/gpu-session.sh recheck P...    # selftest again where baselines or shapes changed
+#   tools/gpu-session.sh runs [GLOB]     # GPU suite; replay run over the catalogue
+#                                        # (throughput bench, sample run for results/)
 # Each phase ends by printing its summary lines; its files are in $OUT (8 at most,
 # so several are packed into one tarball).
 set -u
@@ -16,6 +18,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
 OUT=${OUT:-/tmp/gpu-session}
 mkdir -p "$OUT"
+export PYTHONUNBUFFERED=1
 export CUARENA_CACHE=${CUARENA_CACHE:-/tmp/cuarena-cache}
 NGPU=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
 [ "$NGPU" -ge 1 ] || { echo "gpu-session: no GPU"; exit 3; }
@@ -29,44 +32,88 @@ patterns() {
 
 case "${1:-}" in
 selftest)
-	$BIN selftest --compile-only --jobs "$(nproc)" > "$OUT/compile.log" 2>&1
+	timeout 100 $BIN selftest --compile-only --jobs "$(nproc)" > "$OUT/compile.log" 2>&1
 	tail -n 2 "$OUT/compile.log"
 	i=0
 	while read -r pat; do
-		(CUDA_VISIBLE_DEVICES=$i timeout 540 $BIN selftest --max-time-s 0.3 \
+		(CUDA_VISIBLE_DEVICES=$i timeout 430 $BIN selftest --max-time-s 0.3 \
 			--dump /tmp/gpu-session-dump --out "$OUT/selftest-$i.json" "$pat" \
 			> "$OUT/selftest-$i.log" 2>&1; echo "rc=$?" >> "$OUT/selftest-$i.log") &
 		i=$((i + 1))
 	done < <(patterns)
 	wait
-	CUDA_VISIBLE_DEVICES=0 timeout 60 python3 tools/torch_check.py \
+	CUDA_VISIBLE_DEVICES=0 timeout 50 python3 tools/torch_check.py \
 		--dump /tmp/gpu-session-dump --out "$OUT/torch-check.json" > "$OUT/torch-check.log" 2>&1
 	tail -n 2 "$OUT"/selftest-*.log "$OUT/torch-check.log"
 	;;
 torch-time)
-	if [ "$NGPU" -ge 2 ]; then res=('^0[0-4]' '^(0[5-9]|100)'); else res=('.'); fi
-	for i in "${!res[@]}"; do
-		(CUDA_VISIBLE_DEVICES=$i timeout 560 python3 tools/torch_check.py --match "${res[$i]}" \
-			--time --out "$OUT/torch-time-$i.json" > "$OUT/torch-time-$i.log" 2>&1) &
+	# [PATTERN]: a selftest leftover for GPU 0; torch then has GPU 1 to itself.
+	left=${2:-}
+	if [ -n "$left" ] && [ "$NGPU" -ge 2 ]; then
+		(CUDA_VISIBLE_DEVICES=0 timeout 540 $BIN selftest --max-time-s 0.3 \
+			--dump /tmp/gpu-session-dump --out "$OUT/selftest-left.json" "$left" \
+			> "$OUT/selftest-left.log" 2>&1; echo "rc=$?" >> "$OUT/selftest-left.log"
+		 timeout 30 python3 tools/torch_check.py --dump /tmp/gpu-session-dump \
+			--out "$OUT/torch-check-left.json" > "$OUT/torch-check-left.log" 2>&1) &
+		gpus=(1)
+	elif [ "$NGPU" -ge 2 ]; then gpus=(0 1); else gpus=(0); fi
+	# torch.compile's builds are CPU work: pay them in parallel, then time one
+	# process per GPU on warm caches.
+	n=16
+	for ((k = 0; k < n; k++)); do
+		g=${gpus[$((k % ${#gpus[@]}))]}
+		(CUDA_VISIBLE_DEVICES=$g timeout 200 python3 tools/torch_check.py --warm \
+			--shard "$k/$n" --out "$OUT/warm/$k.json" > "$OUT/warm-$k.log" 2>&1) &
+	done
+	wait $(jobs -p | tail -n "$n")
+	for i in "${!gpus[@]}"; do
+		(CUDA_VISIBLE_DEVICES=${gpus[$i]} timeout 320 python3 tools/torch_check.py --time \
+			--shard "$i/${#gpus[@]}" --out "$OUT/torch-time-$i.json" \
+			> "$OUT/torch-time-$i.log" 2>&1) &
 	done
 	wait
-	tail -n 1 "$OUT"/torch-time-*.log
+	tar czf "$OUT/warm.tgz" -C "$OUT" warm warm-*.log 2>/dev/null && rm -rf "$OUT"/warm "$OUT"/warm-*.log
+	tail -n 1 "$OUT"/torch-time-*.log "$OUT"/selftest-left.log 2>/dev/null
 	;;
 runs)
-	(CUDA_VISIBLE_DEVICES=0 timeout 500 build/gpu-test > "$OUT/gpu-test.log" 2>&1;
+	# GPU 0: the GPU suite. GPU 1: `cuarena run --agent replay` over the catalogue
+	# (wrong output -> compile error -> reference; bench/throughput.sh), whose run
+	# directory is the sample run kept under results/.
+	(CUDA_VISIBLE_DEVICES=0 timeout 540 build/gpu-test > "$OUT/gpu-test.log" 2>&1;
 	 echo "rc=$?" >> "$OUT/gpu-test.log") &
 	g=$([ "$NGPU" -ge 2 ] && echo 1 || echo 0)
-	(export CUDA_VISIBLE_DEVICES=$g
-	 timeout 200 $BIN run --agent reference --tasks '@(001-sgemm|021-relu|025-softmax|045-maxpool-2d|056-conv2d-3x3)' \
-		--turns 2 --out /tmp/gpu-session-sample > "$OUT/sample-run.log" 2>&1
-	 OUT=/tmp/gpu-session-tp timeout 280 bench/throughput.sh '0[2-3][0-9]-*' \
-		> "$OUT/throughput.log" 2>&1) &
+	(CUDA_VISIBLE_DEVICES=$g OUT=/tmp/gpu-session-tp timeout 540 \
+		bench/throughput.sh "${2:-*}" > "$OUT/throughput.log" 2>&1;
+	 echo "rc=$?" >> "$OUT/throughput.log") &
 	wait
-	tar czf "$OUT/runs.tgz" -C /tmp gpu-session-sample gpu-session-tp 2>/dev/null
-	tail -n 2 "$OUT/gpu-test.log" "$OUT/sample-run.log" "$OUT/throughput.log"
+	tar czf "$OUT/runs.tgz" -C /tmp gpu-session-tp 2>/dev/null
+	tail -n 3 "$OUT/gpu-test.log" "$OUT/throughput.log"
+	;;
+recheck)
+	# Tasks whose baseline or shapes changed after a selftest: the given patterns,
+	# dealt round-robin to the GPUs, each GPU taking its patterns in order until
+	# RECHECK_S seconds (default 300) have passed; cudnn-find's diagnosis first.
+	shift
+	[ $# -ge 1 ] || { echo "recheck: give task patterns"; exit 2; }
+	end=$((SECONDS + ${RECHECK_S:-300}))
+	CUDA_VISIBLE_DEVICES=0 timeout 60 build/cudnn-find > "$OUT/cudnn-find.log" 2>&1
+	pats=("$@")
+	for ((g = 0; g < NGPU && g < ${#pats[@]}; g++)); do
+		(export CUDA_VISIBLE_DEVICES=$g
+		 for ((i = g; i < ${#pats[@]}; i += NGPU)); do
+			left=$((end - SECONDS)); [ "$left" -gt 5 ] || break
+			timeout "$left" $BIN selftest --max-time-s 0.3 --dump /tmp/gpu-session-dump \
+				--out "$OUT/selftest-r$i.json" "${pats[$i]}" > "$OUT/selftest-r$i.log" 2>&1
+			echo "rc=$?" >> "$OUT/selftest-r$i.log"
+		 done) &
+	done
+	wait
+	CUDA_VISIBLE_DEVICES=0 timeout 40 python3 tools/torch_check.py \
+		--dump /tmp/gpu-session-dump --out "$OUT/torch-check-r.json" > "$OUT/torch-check-r.log" 2>&1
+	tail -n 2 "$OUT"/selftest-r*.log "$OUT/torch-check-r.log"; cat "$OUT/cudnn-find.log"
 	;;
 *)
-	sed -n '2,14p' "$0"
+	sed -n '2,16p' "$0"
 	exit 2
 	;;
 esac

@@ -15,7 +15,13 @@ in strict fp32 (TF32 off for matmul and cuDNN) with CUDA events, an L2 flush
 result (torch version, GPU, driver) is what the harness imports as the
 `torch-eager` and `torch-compile` baselines (baselines/torch/<GPU>.json).
 
-Prints one line per task and a final "N passed, N failed".
+Warm (--warm, with --shard I/N to split the catalogue between processes): build each
+task's torch.compile graph once, filling the on-disk inductor and Triton caches, so
+that several processes can pay torch.compile's build time in parallel before one
+process per GPU times (its recorded compile_build_s is then a warm-cache build).
+
+Prints one line per task and a final "N passed, N failed, N skipped" (a task with
+nothing to check, e.g. no dump, is skipped and never counted as passed).
 """
 import argparse
 import datetime
@@ -51,8 +57,28 @@ def make_fn(task):
     names = [i["name"] for i in task["inputs"]]
     src = "def _f(%s):\n    return %s\n" % (", ".join(names), task["torch"])
     env = {"torch": torch, "F": F, "math": math}
-    exec(src, env)
+    exec(compile(src, "<torch expression of %s>" % task["_id"], "exec"), env)
     return env["_f"], names
+
+
+def compiled(fn, args):
+    """torch.compile(fn), built and run once on args; returns (cfn, seconds).
+
+    Dynamo is reset first: it counts every task's `_f` as a recompilation of one
+    frame, and past its recompile limit (8) it silently runs the function eagerly,
+    which once turned 92 tasks' "torch.compile" timings into eager ones. A build
+    that compiled no graph is an error, never a timing."""
+    from torch._dynamo.utils import counters
+    torch._dynamo.reset()
+    before = counters["stats"]["unique_graphs"]
+    cfn = torch.compile(fn)
+    t0 = time.time()
+    cfn(*args)
+    torch.cuda.synchronize()
+    took = time.time() - t0
+    if counters["stats"]["unique_graphs"] <= before:
+        raise RuntimeError("torch.compile compiled no graph (fell back to eager)")
+    return cfn, took
 
 
 def check_task(task, dump_dir):
@@ -161,15 +187,33 @@ def time_task(task):
     args = [random_input(i, [ev(e) for e in i["shape"]]) for i in task["inputs"]]
     with torch.no_grad():
         eager, n = time_fn(fn, args)
-        t0 = time.time()
-        cfn = torch.compile(fn)
-        cfn(*args)
-        compile_s = time.time() - t0
-        compiled, _ = time_fn(cfn, args)
+        cfn, compile_s = compiled(fn, args)
+        compile_ms, _ = time_fn(cfn, args)
     del args
     torch.cuda.empty_cache()
-    return {"eager_ms": eager, "compile_ms": compiled, "samples": n,
+    return {"eager_ms": eager, "compile_ms": compile_ms, "samples": n,
             "compile_build_s": compile_s}
+
+
+def warm_task(task):
+    """Build the task's torch.compile graph once at the timed shape; returns seconds."""
+    fn, _ = make_fn(task)
+    timed = [s for s in task["shapes"] if s.get("timed")][0]
+    ev = eval_dims(task, timed)
+    args = [random_input(i, [ev(e) for e in i["shape"]]) for i in task["inputs"]]
+    with torch.no_grad():
+        _, took = compiled(fn, args)
+    del args
+    torch.cuda.empty_cache()
+    return took
+
+
+def write_json(path, doc):
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    tmp = path + ".tmp"
+    with open(tmp, "w") as f:
+        json.dump(doc, f, indent=1, sort_keys=True)
+    os.replace(tmp, path)
 
 
 def driver_version():
@@ -189,8 +233,14 @@ def main():
     ap.add_argument("--match", help="only tasks whose folder matches this regular expression")
     ap.add_argument("--time-only", help="with --time: time only tasks whose folder matches "
                     "this regular expression (torch.compile takes seconds a task)")
-    ap.add_argument("--out", help="write the JSON here (baselines/torch/<GPU>.json)")
+    ap.add_argument("--out", help="write the JSON here (baselines/torch/<GPU>.json); "
+                    "rewritten after every task, so a run cut short keeps what it measured")
+    ap.add_argument("--warm", action="store_true",
+                    help="only build each task's torch.compile graph once (fills the on-disk "
+                    "inductor/Triton caches; run several in parallel before --time)")
+    ap.add_argument("--shard", default="0/1", help="I/N: take every N-th task from the I-th")
     a = ap.parse_args()
+    shard_i, shard_n = (int(x) for x in a.shard.split("/"))
 
     torch.backends.cuda.matmul.allow_tf32 = False
     torch.backends.cudnn.allow_tf32 = False
@@ -202,8 +252,10 @@ def main():
            "method": "strict fp32 (TF32 off); CUDA events; 256 MiB L2 flush before each of "
                      "20 samples after 3 warm-ups; median; torch.compile default mode",
            "tasks": {}}
-    passed = failed = 0
-    for task in load_tasks(a.root):
+    passed = failed = skipped = 0
+    for k, task in enumerate(load_tasks(a.root)):
+        if k % shard_n != shard_i:
+            continue
         if a.only and a.only not in task["_id"]:
             continue
         if a.match and not re.search(a.match, task["_folder"]):
@@ -213,34 +265,46 @@ def main():
             continue
         entry = {}
         ok = True
+        did = False   # a task with nothing checked or timed is skipped, not passed
         try:
             if a.dump:
                 good, msg = check_task(task, a.dump)
                 if good is None:
                     print("SKIP %s check: %s" % (task["_id"], msg))
                 else:
+                    did = True
                     entry["check"] = {"ok": good, "message": msg}
                     ok &= good
                     print("%s %s oracle vs torch fp64: %s" % ("PASS" if good else "FAIL",
                                                                task["_id"], msg))
+            if a.warm:
+                did = True
+                entry["compile_build_cold_s"] = warm_task(task)
+                print("     %s torch.compile built in %.1f s" % (
+                    task["_id"], entry["compile_build_cold_s"]))
             if a.time and (not a.time_only or re.search(a.time_only, task["_folder"])):
+                did = True
                 entry.update(time_task(task))
                 print("     %s eager %.4f ms, compile %.4f ms (built in %.1f s)" % (
                     task["_id"], entry["eager_ms"], entry["compile_ms"],
                     entry["compile_build_s"]))
         except Exception as e:  # a broken expression is a failure of that task
             ok = False
+            did = True
             entry["error"] = "%s: %s" % (type(e).__name__, e)
             print("FAIL %s: %s" % (task["_id"], entry["error"]))
         sys.stdout.flush()
+        if not did:
+            skipped += 1
+            continue
         doc["tasks"][task["_id"]] = entry
         passed += ok
         failed += not ok
+        if a.out:
+            write_json(a.out, doc)
     if a.out:
-        os.makedirs(os.path.dirname(os.path.abspath(a.out)), exist_ok=True)
-        with open(a.out, "w") as f:
-            json.dump(doc, f, indent=1, sort_keys=True)
-    print("%d passed, %d failed" % (passed, failed))
+        write_json(a.out, doc)
+    print("%d passed, %d failed, %d skipped" % (passed, failed, skipped))
     return 1 if failed else 0
 
 
