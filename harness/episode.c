@@ -29,7 +29,11 @@ enum cua_status cua_episode_begin(struct cua_episode *ep, const struct cua_task 
 		return CUA_E_INVALID;
 	}
 	ep->task = t;
-	ep->opts = o;
+	ep->own = *o;
+	ep->opts = &ep->own;
+	if (!o->ceilings && baselines && baselines->device.known &&
+	    cua_ceilings_load(o->root, baselines->device.name, &ep->ceilings, NULL, 0) == CUA_OK)
+		ep->own.ceilings = &ep->ceilings;
 	ep->base = baselines;
 	ep->gpu_lock = gpu_lock;
 	ep->reward_kind = reward;

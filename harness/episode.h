@@ -16,7 +16,9 @@ struct cJSON;
 
 struct cua_episode {
 	const struct cua_task *task;        /* borrowed */
-	const struct cua_eval_opts *opts;   /* borrowed */
+	const struct cua_eval_opts *opts;   /* &own (use the episode in place) */
+	struct cua_eval_opts own;           /* the caller's options, plus ceilings */
+	struct cua_ceilings ceilings;       /* of the baselines' GPU, when known */
 	const struct cua_report *base;      /* borrowed: the task's baselines */
 	pthread_mutex_t *gpu_lock;          /* borrowed; NULL = no locking */
 	enum cua_reward_kind reward_kind;
@@ -33,7 +35,9 @@ struct cua_episode {
 };
 
 /* Starts an episode; its first observation is the task's prompt. baselines must
- * have been measured (cua_report_run without a candidate). workdir is created. */
+ * have been measured (cua_report_run without a candidate). workdir is created.
+ * When o has no ceilings, those of the baselines' GPU are loaded, so candidates
+ * get %SOL and the faster-than-light check exactly as the baselines did. */
 enum cua_status cua_episode_begin(struct cua_episode *ep, const struct cua_task *t,
                                   const struct cua_eval_opts *o,
                                   const struct cua_report *baselines,

@@ -141,6 +141,8 @@ static void progress(struct run *r, const char *line)
 	pthread_mutex_unlock(&r->lock);
 }
 
+static void write_run_json(struct run *r, const struct cua_run_summary *sum);
+
 /* Measures the task's baselines once (holding the GPU) and records them. */
 static enum cua_status measure_baselines(struct run *r, const struct cua_task *t,
                                          struct cua_report *rep, char *err,
@@ -155,6 +157,11 @@ static enum cua_status measure_baselines(struct run *r, const struct cua_task *t
 	r->gpu_busy += busy;
 	if (rep->device.known && !r->device.known)
 		r->device = rep->device;
+	if (r->device.known && !r->device_written) {
+		/* now, not only at the end: a run cut short still names its GPU */
+		write_run_json(r, NULL);
+		r->device_written = true;
+	}
 	pthread_mutex_unlock(&r->lock);
 	if (st != CUA_OK)
 		return st;

@@ -16,11 +16,15 @@
 #include "verdict.h"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <fnmatch.h>
+#include <signal.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <cjson/cJSON.h>
 
 static int passed, failed;
@@ -368,7 +372,7 @@ static void test_replay_run(const struct cua_catalogue *cat, const char *root,
 	 * the tiled SGEMM); best turn 3 */
 	char *buf = NULL;
 	snprintf(p, sizeof(p), "%s/evals.jsonl", out);
-	int good = 0, lines = 0;
+	int good = 0, lines = 0, timed = 0, with_sol = 0;
 	if (cua_read_file(p, 64 << 20, &buf, NULL, err, sizeof(err)) == CUA_OK) {
 		for (char *l = strtok(buf, "\n"); l; l = strtok(NULL, "\n")) {
 			cJSON *j = cJSON_Parse(l);
@@ -386,12 +390,20 @@ static void test_replay_run(const struct cua_catalogue *cat, const char *root,
 				       turn, v, reward, want_v[turn - 1], want_r);
 			good += ok;
 			lines++;
+			/* candidates get %SOL (and the faster-than-light check) like baselines */
+			if (!strcmp(v, "ok")) {
+				timed++;
+				with_sol += cJSON_GetObjectItem(cJSON_GetObjectItem(j, "eval"),
+				                                "pct_sol")->valuedouble > 0;
+			}
 			cJSON_Delete(j);
 		}
 		free(buf);
 	}
 	result(lines == 3 * n && good == lines, "replay run verdicts and rewards",
 	       "%d of %d evaluations as expected", good, lines);
+	result(timed == n && with_sol == timed, "replay run candidates have %SOL",
+	       "%d of %d correct candidates with pct_sol > 0", with_sol, timed);
 	snprintf(p, sizeof(p), "%s/trajectories.jsonl", out);
 	int ends = 0, best3 = 0;
 	buf = NULL;
@@ -409,6 +421,49 @@ static void test_replay_run(const struct cua_catalogue *cat, const char *root,
 	}
 	result(ends == n && best3 == n, "replay run scores the best turn of each trajectory",
 	       "%d episodes ended, %d with best turn 3", ends, best3);
+	cua_rmtree(dir);
+}
+
+/* ---- a run killed mid-way still names its GPU in run.json --------------------- */
+
+static void test_killed_run(const char *exe, const char *glob)
+{
+	char dir[] = "/tmp/cuarena-gpu-killed-XXXXXX", p[4400], out[4200];
+	if (!mkdtemp(dir)) {
+		result(false, "killed run", "mkdtemp failed");
+		return;
+	}
+	snprintf(out, sizeof(out), "%s/run", dir);
+	pid_t pid = fork();
+	if (pid == 0) {
+		int fd = open("/dev/null", O_WRONLY);
+		dup2(fd, 1);
+		dup2(fd, 2);
+		execl(exe, exe, "run", "--agent", "reference", "--tasks", glob, "--turns", "1",
+		      "--jobs", "1", "--out", out, (char *)NULL);
+		_exit(127);
+	}
+	/* kill it as soon as the first task's baselines are on disk */
+	snprintf(p, sizeof(p), "%s/baselines.jsonl", out);
+	struct stat sb;
+	double t0 = cua_now();
+	while (cua_now() - t0 < 120 && !(stat(p, &sb) == 0 && sb.st_size > 0))
+		usleep(20000);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	char *buf = NULL, err[CUA_ERR_LEN];
+	snprintf(p, sizeof(p), "%s/run.json", out);
+	const char *name = "";
+	cJSON *j = NULL;
+	if (cua_read_file(p, 1 << 20, &buf, NULL, err, sizeof(err)) == CUA_OK) {
+		j = cJSON_Parse(buf);
+		const cJSON *n = cJSON_GetObjectItem(cJSON_GetObjectItem(j, "device"), "name");
+		if (cJSON_IsString(n))
+			name = n->valuestring;
+	}
+	result(name[0] != '\0', "killed run names its GPU", "run.json device \"%s\"", name);
+	cJSON_Delete(j);
+	free(buf);
 	cua_rmtree(dir);
 }
 
@@ -476,6 +531,8 @@ int main(int argc, char **argv)
 	test_candidates(&cat, root, "tests/cheats", &o, only);
 	if (!only || strstr("replay", only))
 		test_replay_run(&cat, root, &o, replay_glob);
+	if (!only || strstr("killed run", only))
+		test_killed_run(exe, "@(021-relu|025-softmax)");
 	printf("gpu-test: %.1f s on the GPU machine\n", cua_now() - t0);
 	printf("%d passed, %d failed\n", passed, failed);
 	if (details)
