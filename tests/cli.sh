@@ -33,6 +33,8 @@ fail() {
 	sed -n '1,5s/^/      stderr: /p' "$ERR"
 }
 skip() { echo "SKIP  $1"; }
+# check STATUS WHAT: a shell test's exit status (0 = pass)
+check() { if [ "$1" -eq 0 ]; then pass "$2"; else fail "$2"; fi; }
 
 # Runs cuarena with the arguments; stdout, stderr and exit status land in
 # $OUT, $ERR and $RC.
@@ -274,6 +276,16 @@ expect_in "$OUT" "6.44 GB" "catalogue evaluates bytes at the timed shape"
 cua catalogue --selftest /nonexistent.json
 expect_rc 2 "catalogue with a missing selftest file is a usage error"
 expect_in "$ERR" "/nonexistent.json" "catalogue names the missing file"
+# the measured files committed from the H200, and docs/CATALOGUE.md made from them
+cua catalogue --selftest "$ROOT/results/selftest/NVIDIA-H200.json" --torch "$ROOT/baselines/torch/NVIDIA-H200.json"
+expect_rc 0 "catalogue reads the committed H200 selftest and torch files"
+RELU_ROW=$(grep '^| L1/021-relu ' "$OUT")
+[ "$(grep -o 'torch-eager' <<< "$RELU_ROW" | wc -l)" -eq 1 ]
+check $? "catalogue lists an imported torch figure once (not again from the selftest file)"
+expect_in "$OUT" "cudnn/conv-transpose2d-large-kernel **wrong_output**" \
+	"catalogue shows a baseline that failed the selftest with its verdict"
+cmp -s "$OUT" "$ROOT/docs/CATALOGUE.md"
+check $? "docs/CATALOGUE.md is the catalogue generated from the committed files"
 
 # ---- env (reset/step over JSON lines) -----------------------------------------
 env_session() {
@@ -394,6 +406,21 @@ expect_rc 2 "history of a missing folder is a usage error"
 cua history "$RES/history"
 expect_rc 0 "history succeeds"
 expect_in "$ERR" "not-a-run" "history names the folder it skipped"
+
+# The run measured on the H200 (results/, partial: cut by the device time limit)
+H200=$ROOT/results/2026-11-29-h200-replay-partial
+cua table "$H200" --json
+expect_rc 0 "table reads the H200 replay run"
+json_check "j['runs'][0]['groups'][0]['level'] == 'Overall' and abs(j['runs'][0]['groups'][0]['pass'] - 0.21) < 1e-12" \
+	"the H200 replay run: 21 of its 100 tasks correct (the rest never ran)"
+cua board "$H200" --md "$WORK/h200.md" --html "$WORK/h200-html"
+expect_rc 0 "board of the H200 replay run succeeds"
+expect_in "$WORK/h200.md" "| 1 | replay | 1 |" "the board ranks the H200 replay run"
+[ -s "$WORK/h200-html/index.html" ]
+check $? "the board's HTML page of the H200 run is written"
+cua compare "$H200" "$H200"
+expect_rc 0 "compare of the H200 run with itself finds no regression"
+expect_in "$OUT" "21 same, 79 fail; 0 regressions" "compare counts the H200 run's tasks"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -1,0 +1,54 @@
+/* L1/011-matmul-4d-tensor-matrix reference: C = einsum('bijl,lk->bijk', A, B),
+ * A [BATCH,I,J,L], B [L,K], C [BATCH,I,J,K], f32 row-major: one
+ * (BATCH·I·J)×L by L×K product.
+ * cua_solve is the nvcc baseline (naive, one thread per output, fp32 FMA in l
+ * order); cua_oracle is the same loop in double, writing f64.
+ * Build: nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Xcompiler -fPIC -shared
+ *        -cudart shared -Iinclude -Itasks/common -o matmul-4d-tensor-matrix.so
+ *        tasks/L1/011-matmul-4d-tensor-matrix/reference.cu
+ * Napkin math (timed BATCH=8, I=128, J=512, L=256, K=768; KernelBench's shape
+ * with BATCH and I halved): 2·BATCH·I·J·L·K = 206.2 GFLOP; 4·(BIJL+LK+BIJK) =
+ * 2.15 GB (0.5 ms of traffic). cuBLAS strict fp32 at ~48 TFLOP/s: ~4.3 ms. This
+ * kernel ~100 ms at 001's ~2 TFLOP/s; the fp64 oracle (3.2 GB of f64 output)
+ * ~140 ms.
+ * Tolerance: sequential fp32 sums of 256 products of U(-1,1) values err by
+ * ~4.8e-6 rms, ~3e-5 at most over 403 M outputs; TF32 errs by ~1.6e-3 rms, so
+ * 1.5e-4 + 1e-5·|C| (|C| ~ 5.3) passes fp32 with ≥ 5× margin and fails TF32. */
+#include "cuarena.h"
+#include "gemm.cuh"
+
+template <typename Acc, typename Out>
+static int matmul_4d(const struct cua_tensor *in, int n_in, struct cua_tensor *out, int n_out,
+                     cudaStream_t stream)
+{
+	CUA_CHECK(cua_check_counts(in, n_in, 2, out, n_out, 1));
+	const struct cua_tensor *A = &in[0], *B = &in[1];
+	struct cua_tensor *C = &out[0];
+	CUA_CHECK(cua_check_tensor(A, CUA_F32, 4));
+	CUA_CHECK(cua_check_tensor(B, CUA_F32, 2));
+	CUA_CHECK(cua_check_tensor(C, cua_dtype_of<Out>::value, 4));
+	const int64_t L = A->shape[3], K = B->shape[1];
+	CUA_CHECK(cua_check_dim(B, 0, L));
+	for (int i = 0; i < 3; i++)
+		CUA_CHECK(cua_check_dim(C, i, A->shape[i]));
+	CUA_CHECK(cua_check_dim(C, 3, K));
+
+	/* rows of the flattened product: (b, i, j) triples, b slowest */
+	const int64_t rows = A->shape[0] * A->shape[1] * A->shape[2];
+	struct cua_gemm_desc d = cua_gemm_desc_nn(rows, K, L);
+	cua_gemm_naive<float, Acc, Out>((const float *)A->data, (const float *)B->data,
+	                                (Out *)C->data, d, Acc(1), stream);
+	return (int)cudaGetLastError();
+}
+
+extern "C" int cua_solve(const struct cua_tensor *in, int n_in, struct cua_tensor *out,
+                         int n_out, cudaStream_t stream)
+{
+	return matmul_4d<float, float>(in, n_in, out, n_out, stream);
+}
+
+extern "C" int cua_oracle(const struct cua_tensor *in, int n_in, struct cua_tensor *out,
+                          int n_out, cudaStream_t stream)
+{
+	return matmul_4d<double, double>(in, n_in, out, n_out, stream);
+}

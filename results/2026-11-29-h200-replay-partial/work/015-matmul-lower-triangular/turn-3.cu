@@ -1,0 +1,80 @@
+/* L1/015-matmul-lower-triangular reference: C = tril(A)·tril(B), A, B, C [N,N]
+ * f32 row-major: C[i,j] = Σ_{k=j..i} A[i,k]·B[k,j] for i ≥ j, 0 above the
+ * diagonal; only the lower triangles of A and B are read.
+ * cua_solve is the nvcc baseline: the naive GEMM mapping (one thread per output,
+ * a warp on 32 adjacent j of one row i) with the k loop cut to the triangle,
+ * fp32 FMA in k order; cua_oracle is the same loop in double, writing f64.
+ * Each lane's sum starts at its own k = j; so that the lanes of a warp stay on
+ * the same k (one coalesced load of B per step instead of a 32-row gather),
+ * every lane steps k from the warp's first j and adds only once k ≥ j.
+ * Build: nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Xcompiler -fPIC -shared
+ *        -cudart shared -Iinclude -Itasks/common -o matmul-lower-triangular.so
+ *        tasks/L1/015-matmul-lower-triangular/reference.cu
+ * Napkin math (timed N=8192): N(N+1)(N+2)/6 = 91.6 G FMAs = 183.3 GFLOP inside
+ * the triangles (a full GEMM would do 6×); 4·(N(N+1) + N²) = 537 MB. A tiled
+ * kernel that skips the empty tiles at ~75 % of the 66.9 TFLOP/s FFMA peak:
+ * ~3.7 ms. This kernel ~90–130 ms at 001's ~2 TFLOP/s; the fp64 oracle
+ * ~130–180 ms. No library baseline: cublasStrmm multiplies a triangle by a full
+ * matrix, and here both operands are triangles of full arrays.
+ * Tolerance: the longest sums (8192 products of U(-1,1) values, sequential fp32)
+ * err by ~1.5e-4 rms, ~8e-4 at most; TF32 errs by ~9e-3 rms on them, so
+ * 3e-3 + 1e-4·|C| passes fp32 with ≥ 3.7× margin and fails TF32. */
+#include "cuarena.h"
+#include "gemm.cuh"
+
+/* Grid: x over j (blockDim.x = 32, so a warp's j are 32q .. 32q+31), y over i;
+ * both loop past the grid in steps that keep that alignment. */
+template <typename Acc, typename Out>
+__global__ void tril_matmul_kernel(const float *__restrict__ A, const float *__restrict__ B,
+                                   Out *__restrict__ C, int64_t N)
+{
+	for (int64_t i = (int64_t)blockIdx.y * blockDim.y + threadIdx.y; i < N;
+	     i += (int64_t)gridDim.y * blockDim.y) {
+		const float *a = A + i * N;
+		for (int64_t j = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; j < N;
+		     j += (int64_t)gridDim.x * blockDim.x) {
+			Acc acc = 0;                          /* stays 0 for j > i */
+			const int64_t k0 = j & ~(int64_t)31;  /* the warp's first j */
+			for (int64_t k = k0; k <= i; k++)
+				if (k >= j)
+					acc += (Acc)a[k] * (Acc)B[k * N + j];
+			C[i * N + j] = (Out)acc;
+		}
+	}
+}
+
+template <typename Acc, typename Out>
+static int tril_matmul(const struct cua_tensor *in, int n_in, struct cua_tensor *out, int n_out,
+                       cudaStream_t stream)
+{
+	CUA_CHECK(cua_check_counts(in, n_in, 2, out, n_out, 1));
+	const struct cua_tensor *A = &in[0], *B = &in[1];
+	struct cua_tensor *C = &out[0];
+	CUA_CHECK(cua_check_tensor(A, CUA_F32, 2));
+	CUA_CHECK(cua_check_tensor(B, CUA_F32, 2));
+	CUA_CHECK(cua_check_tensor(C, cua_dtype_of<Out>::value, 2));
+	const int64_t N = A->shape[0];
+	CUA_CHECK(cua_check_dim(A, 1, N));
+	CUA_CHECK(cua_check_same_shape(A, B));
+	CUA_CHECK(cua_check_same_shape(A, C));
+
+	dim3 block(CUA_GEMM_BX, CUA_GEMM_BY);
+	int64_t gx = (N + CUA_GEMM_BX - 1) / CUA_GEMM_BX;
+	dim3 grid((unsigned int)(gx < CUA_MAX_BLOCKS_1D ? gx : CUA_MAX_BLOCKS_1D),
+	          cua_blocks_yz(N, CUA_GEMM_BY));
+	tril_matmul_kernel<Acc, Out><<<grid, block, 0, stream>>>(
+		(const float *)A->data, (const float *)B->data, (Out *)C->data, N);
+	return (int)cudaGetLastError();
+}
+
+extern "C" int cua_solve(const struct cua_tensor *in, int n_in, struct cua_tensor *out,
+                         int n_out, cudaStream_t stream)
+{
+	return tril_matmul<float, float>(in, n_in, out, n_out, stream);
+}
+
+extern "C" int cua_oracle(const struct cua_tensor *in, int n_in, struct cua_tensor *out,
+                          int n_out, cudaStream_t stream)
+{
+	return tril_matmul<double, double>(in, n_in, out, n_out, stream);
+}
