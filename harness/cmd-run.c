@@ -75,7 +75,14 @@ int cmd_run(struct cua_cli *cli, int argc, char **argv)
 			ok = to_int(argv[++i], 1, 256, &o.jobs);
 		else if (!strcmp(a, "--reward") && ok)
 			ok = cua_reward_parse(argv[++i], &o.reward);
-		else if (!strcmp(a, "--max-time-s") && ok) {
+		else if (!strcmp(a, "--gpus") && ok) {
+			char names[CUA_MAX_GPUS][64];
+			o.gpus = argv[++i];
+			if (cua_run_parse_gpus(o.gpus, names, err, sizeof(err)) < 1) {
+				fprintf(stderr, "cuarena run: %s\n", err);
+				return CUA_EXIT_USAGE;
+			}
+		} else if (!strcmp(a, "--max-time-s") && ok) {
 			char *end;
 			o.eval.max_time_s = strtod(argv[++i], &end);
 			ok = !*end && o.eval.max_time_s > 0;
@@ -129,12 +136,14 @@ int cmd_run(struct cua_cli *cli, int argc, char **argv)
 		           ? CUA_EXIT_USAGE
 		           : CUA_EXIT_FAILED;
 	}
-	double per_hour = sum.wall_s > 0 ? sum.evaluations / (sum.wall_s / 3600) : 0;
-	double idle = sum.wall_s > 0 ? 100 * (1 - sum.gpu_busy_s / sum.wall_s) : 0;
+	/* GPU-hours: wall time on every device evaluating */
+	double gpu_h = sum.wall_s * (sum.gpus > 0 ? sum.gpus : 1) / 3600;
+	double per_hour = gpu_h > 0 ? sum.evaluations / gpu_h : 0;
+	double idle = gpu_h > 0 ? 100 * (1 - sum.gpu_busy_s / (gpu_h * 3600)) : 0;
 	printf("run %s: %d/%d tasks done, %d with a correct kernel; %d candidates in %.1f s "
-	       "(%.0f per GPU-hour, GPU idle %.0f%%)%s\n",
+	       "on %d GPU%s (%.0f per GPU-hour, GPU idle %.0f%%)%s\n",
 	       sum.out_dir, sum.tasks_done, sum.tasks, sum.tasks_correct, sum.evaluations,
-	       sum.wall_s, per_hour, idle < 0 ? 0 : idle,
+	       sum.wall_s, sum.gpus, sum.gpus == 1 ? "" : "s", per_hour, idle < 0 ? 0 : idle,
 	       sum.interrupted ? "; interrupted" : "");
 	return sum.interrupted ? CUA_EXIT_FAILED : CUA_EXIT_OK;
 }

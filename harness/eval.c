@@ -223,6 +223,25 @@ static void apply_sol(const struct cua_task *t, const struct cua_ceilings *c,
 	}
 }
 
+/* A scrubbed environment: nothing like NVIDIA_TF32_OVERRIDE gets through. */
+void cua_child_env(const struct cua_eval_opts *o, struct cua_child_env *ce)
+{
+	int ne = 0;
+	ce->env[ne++] = "PATH=/usr/local/bin:/usr/bin:/bin";
+	ce->env[ne++] = "LANG=C";
+	const char *v = getenv("LD_LIBRARY_PATH");
+	if (v) {
+		snprintf(ce->ld, sizeof(ce->ld), "LD_LIBRARY_PATH=%s", v);
+		ce->env[ne++] = ce->ld;
+	}
+	v = o->gpu ? o->gpu : getenv("CUDA_VISIBLE_DEVICES");
+	if (v) {
+		snprintf(ce->vis, sizeof(ce->vis), "CUDA_VISIBLE_DEVICES=%s", v);
+		ce->env[ne++] = ce->vis;
+	}
+	ce->env[ne] = NULL;
+}
+
 /* Runs `cuarena __runner` on one task in the sandbox and reads its report into
  * e (and dev, degen when given). so may be NULL for the oracle-only modes named
  * in extra (NULL-terminated extra arguments). A child that dies before its
@@ -276,23 +295,8 @@ static enum cua_status run_child(const struct cua_task *t, const char *so_path,
 		argv[n++] = extra[i];
 	argv[n] = NULL;
 
-	/* A scrubbed environment: nothing like NVIDIA_TF32_OVERRIDE gets through. */
-	char ld[4200], vis[256];
-	const char *env[8];
-	int ne = 0;
-	env[ne++] = "PATH=/usr/local/bin:/usr/bin:/bin";
-	env[ne++] = "LANG=C";
-	const char *v = getenv("LD_LIBRARY_PATH");
-	if (v) {
-		snprintf(ld, sizeof(ld), "LD_LIBRARY_PATH=%s", v);
-		env[ne++] = ld;
-	}
-	v = getenv("CUDA_VISIBLE_DEVICES");
-	if (v) {
-		snprintf(vis, sizeof(vis), "CUDA_VISIBLE_DEVICES=%s", v);
-		env[ne++] = vis;
-	}
-	env[ne] = NULL;
+	struct cua_child_env ce;
+	cua_child_env(o, &ce);
 
 	struct cua_sandbox_opts so;
 	struct cua_child_result r;
@@ -309,7 +313,7 @@ static enum cua_status run_child(const struct cua_task *t, const char *so_path,
 	so.channel_fd = CHANNEL_FD;
 	so.channel_max = 4 << 20;
 	so.capture_max = 64 * 1024;
-	so.env = env;
+	so.env = ce.env;
 	st = cua_sandbox_run(argv, &so, &r, err, errlen);
 	if (st != CUA_OK)
 		return st;

@@ -41,7 +41,18 @@ struct cua_eval_opts {
 	uint64_t seeds[3];          /* public seeds */
 	uint64_t secret, recheck;   /* drawn from /dev/urandom per invocation */
 	const struct cua_ceilings *ceilings; /* NULL = no %SOL */
+	const char *gpu;            /* the children's CUDA_VISIBLE_DEVICES (one device);
+	                             * NULL = this process's own, if any */
 };
+
+/* The scrubbed environment of an evaluation child: PATH, LANG, and only
+ * LD_LIBRARY_PATH and CUDA_VISIBLE_DEVICES from outside (o->gpu, when set,
+ * replaces the latter). NULL-terminated in env; strings live in the struct. */
+struct cua_child_env {
+	const char *env[8];
+	char ld[4200], vis[256];
+};
+void cua_child_env(const struct cua_eval_opts *o, struct cua_child_env *ce);
 
 /* Defaults: public seeds fixed (1, 2, 3) so runs are reproducible; the secret
  * and re-check seeds drawn at random for each invocation (53 bits). */

@@ -22,7 +22,8 @@ static const struct cua_command commands[] = {
 	                   "[--final]"},
 	{"run", cmd_run, "cuarena run --agent NAME [--agent-config F.json] [--agent-version V] "
 	                 "[--level N] [--tasks GLOB] [--turns T] [--reward cuda-agent|kevin|"
-	                 "log-speedup] [--jobs N] [--out DIR] [--max-time-s S] | cuarena run --resume DIR"},
+	                 "log-speedup] [--jobs N] [--gpus 0,1,...] [--out DIR] [--max-time-s S] | "
+	                 "cuarena run --resume DIR [--gpus LIST]"},
 	{"selftest", cmd_selftest, "cuarena selftest [TASK...] [--compile-only] [--jobs N] "
 	                           "[--no-time] [--max-time-s S] [--dump DIR] [--out FILE] [--json]"},
 	{"show", cmd_show, "cuarena show TASK [--json]"},

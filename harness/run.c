@@ -43,6 +43,48 @@ void cua_run_opts_init(struct cua_run_opts *o, const char *root, const char *sel
 	cua_eval_opts_init(&o->eval, root, self_exe, cache_dir);
 }
 
+int cua_run_parse_gpus(const char *list, char names[][64], char *err, size_t errlen)
+{
+	int n = 0;
+	const char *p = list;
+	if (!list || !*list) {
+		cua_errf(err, errlen, "--gpus: an empty list (give device numbers like 0,1)");
+		return -1;
+	}
+	for (;;) {
+		size_t len = strcspn(p, ",");
+		if (len == 0 || len >= 64) {
+			cua_errf(err, errlen, "--gpus: '%s': %s device", list,
+			         len ? "a too long" : "an empty");
+			return -1;
+		}
+		for (size_t i = 0; i < len; i++) {
+			char c = p[i];
+			if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
+			      (c >= 'A' && c <= 'Z') || c == '-')) {
+				cua_errf(err, errlen, "--gpus: '%s': '%c' is not allowed in a device "
+				         "(numbers or GPU-UUIDs, comma-separated)", list, c);
+				return -1;
+			}
+		}
+		if (n == CUA_MAX_GPUS) {
+			cua_errf(err, errlen, "--gpus: more than %d devices", CUA_MAX_GPUS);
+			return -1;
+		}
+		memcpy(names[n], p, len);
+		names[n][len] = '\0';
+		for (int k = 0; k < n; k++)
+			if (!strcmp(names[k], names[n])) {
+				cua_errf(err, errlen, "--gpus: device %s is listed twice", names[n]);
+				return -1;
+			}
+		n++;
+		if (!p[len])
+			return n;
+		p += len + 1;
+	}
+}
+
 /* ---- results files ------------------------------------------------------------ */
 
 struct writer {
@@ -110,7 +152,9 @@ struct run {
 	const struct cua_task **tasks;
 	int n_tasks, next;
 	pthread_mutex_t lock;               /* next, counters, progress */
-	pthread_mutex_t gpu;                /* one GPU evaluation at a time */
+	int n_gpus;                         /* >= 1 */
+	char gpu_name[CUA_MAX_GPUS][64];    /* "" = the device this process sees */
+	pthread_mutex_t gpu[CUA_MAX_GPUS];  /* one evaluation at a time on each */
 	void *agent;
 	struct writer w;
 	struct cua_device device;
@@ -144,15 +188,16 @@ static void progress(struct run *r, const char *line)
 static void write_run_json(struct run *r, const struct cua_run_summary *sum);
 
 /* Measures the task's baselines once (holding the GPU) and records them. */
-static enum cua_status measure_baselines(struct run *r, const struct cua_task *t,
+static enum cua_status measure_baselines(struct run *r, const struct cua_task *t, int slot,
+                                         const struct cua_eval_opts *eo,
                                          struct cua_report *rep, char *err,
                                          size_t errlen)
 {
-	pthread_mutex_lock(&r->gpu);
+	pthread_mutex_lock(&r->gpu[slot]);
 	double g0 = cua_now();
-	enum cua_status st = cua_report_run(t, NULL, &r->o->eval, rep, err, errlen);
+	enum cua_status st = cua_report_run(t, NULL, eo, rep, err, errlen);
 	double busy = cua_now() - g0;
-	pthread_mutex_unlock(&r->gpu);
+	pthread_mutex_unlock(&r->gpu[slot]);
 	pthread_mutex_lock(&r->lock);
 	r->gpu_busy += busy;
 	if (rep->device.known && !r->device.known)
@@ -170,6 +215,8 @@ static enum cua_status measure_baselines(struct run *r, const struct cua_task *t
 		cJSON_AddStringToObject(l, "task", t->id);
 		cJSON_AddNumberToObject(l, "level", t->level);
 		cJSON_AddItemToObject(l, "eval", cua_eval_to_json(&rep->base[i]));
+		if (eo->gpu)
+			cJSON_AddStringToObject(l, "gpu", eo->gpu);
 		put_line(&r->w, r->w.base, l);
 	}
 	return CUA_OK;
@@ -242,7 +289,7 @@ static int restore_prior(struct run *r, const struct cua_task *t, struct cua_epi
 }
 
 /* One episode of one task, start to end. */
-static void run_episode(struct run *r, const struct cua_task *t, struct prior *p)
+static void run_episode(struct run *r, const struct cua_task *t, int slot, struct prior *p)
 {
 	const struct cua_agent_i *ai = r->o->agent;
 	char err[CUA_ERR_LEN], reason[512] = "", workdir[4400];
@@ -252,6 +299,10 @@ static void run_episode(struct run *r, const struct cua_task *t, struct prior *p
 
 	memset(&ep, 0, sizeof(ep));
 	memset(&base, 0, sizeof(base));
+	/* this task's baselines and candidates all run on one device */
+	struct cua_eval_opts eo = r->o->eval;
+	if (r->gpu_name[slot][0])
+		eo.gpu = r->gpu_name[slot];
 	if (p && p->ended) {
 		/* finished before the restart: nothing to do, nothing repeated */
 		pthread_mutex_lock(&r->lock);
@@ -264,15 +315,15 @@ static void run_episode(struct run *r, const struct cua_task *t, struct prior *p
 		base = p->base;            /* measured before the restart: not again */
 		memset(&p->base, 0, sizeof(p->base));
 		p->have_base = false;
-	} else if (measure_baselines(r, t, &base, err, sizeof(err)) != CUA_OK) {
+	} else if (measure_baselines(r, t, slot, &eo, &base, err, sizeof(err)) != CUA_OK) {
 		snprintf(reason, sizeof(reason), "harness failed: %.480s", err);
 		goto out_report;
 	}
 	const char *folder = strrchr(t->id, '/');
 	snprintf(workdir, sizeof(workdir), "%s/work/%s", r->run_dir,
 	         folder ? folder + 1 : t->id);
-	if (cua_episode_begin(&ep, t, &r->o->eval, &base, r->o->reward, r->o->turns,
-	                      workdir, &r->gpu, err, sizeof(err)) != CUA_OK) {
+	if (cua_episode_begin(&ep, t, &eo, &base, r->o->reward, r->o->turns,
+	                      workdir, &r->gpu[slot], err, sizeof(err)) != CUA_OK) {
 		snprintf(reason, sizeof(reason), "harness failed: %.480s", err);
 		goto out_report;
 	}
@@ -326,6 +377,8 @@ static void run_episode(struct run *r, const struct cua_task *t, struct prior *p
 		cJSON *ev = cua_step_to_json(&step);
 		cJSON_AddStringToObject(ev, "task", t->id);
 		cJSON_AddNumberToObject(ev, "level", t->level);
+		if (eo.gpu)
+			cJSON_AddStringToObject(ev, "gpu", eo.gpu);
 		put_line(&r->w, r->w.evals, ev);
 
 		write_turn(r, t, &step, prompt_sha, observation, &act, false);
@@ -377,7 +430,7 @@ static void *worker(void *arg)
 		pthread_mutex_unlock(&r->lock);
 		if (i < 0)
 			return NULL;
-		run_episode(r, r->tasks[i], r->prior ? &r->prior[i] : NULL);
+		run_episode(r, r->tasks[i], i % r->n_gpus, r->prior ? &r->prior[i] : NULL);
 	}
 }
 
@@ -620,6 +673,7 @@ static void write_run_json(struct run *r, const struct cua_run_summary *sum)
 		cJSON_AddNumberToObject(s, "evaluations", sum->evaluations);
 		cJSON_AddNumberToObject(s, "wall_s", sum->wall_s);
 		cJSON_AddNumberToObject(s, "gpu_busy_s", sum->gpu_busy_s);
+		cJSON_AddNumberToObject(s, "gpus", sum->gpus);
 		cJSON_AddBoolToObject(s, "interrupted", sum->interrupted);
 	}
 	char *txt = cJSON_Print(r->run_json);
@@ -640,6 +694,9 @@ enum cua_status cua_run(const struct cua_run_opts *o, struct cua_run_summary *su
 	memset(&r, 0, sizeof(r));
 	r.o = o;
 	interrupted = 0;
+	r.n_gpus = 1;
+	if (o->gpus && (r.n_gpus = cua_run_parse_gpus(o->gpus, r.gpu_name, err, errlen)) < 1)
+		return CUA_E_USAGE;
 	if (o->require_gpu && !cua_cli_have_gpu()) {
 		cua_errf(err, errlen, "no NVIDIA GPU on this machine (no /dev/nvidia*): a run "
 		                      "evaluates kernels and needs a CUDA device");
@@ -749,6 +806,12 @@ enum cua_status cua_run(const struct cua_run_opts *o, struct cua_run_summary *su
 	for (int i = 0; i < r.n_tasks; i++)
 		cJSON_AddItemToArray(tl, cJSON_CreateString(r.tasks[i]->id));
 files:
+	if (o->gpus) {
+		cJSON_DeleteItemFromObject(r.run_json, "gpus");
+		cJSON *gl = cJSON_AddArrayToObject(r.run_json, "gpus");
+		for (int g = 0; g < r.n_gpus; g++)
+			cJSON_AddItemToArray(gl, cJSON_CreateString(r.gpu_name[g]));
+	}
 	write_run_json(&r, NULL);
 
 	r.w.evals = open_append(r.run_dir, "evals.jsonl", err, errlen);
@@ -759,7 +822,8 @@ files:
 		goto out_files;
 	}
 	pthread_mutex_init(&r.lock, NULL);
-	pthread_mutex_init(&r.gpu, NULL);
+	for (int g = 0; g < r.n_gpus; g++)
+		pthread_mutex_init(&r.gpu[g], NULL);
 	pthread_mutex_init(&r.w.lock, NULL);
 	r.tty = o->progress && isatty(STDERR_FILENO);
 	r.t0 = cua_now();
@@ -792,6 +856,7 @@ files:
 	sum->evaluations = r.evaluations;
 	sum->wall_s = cua_now() - r.t0;
 	sum->gpu_busy_s = r.gpu_busy;
+	sum->gpus = r.n_gpus;
 	sum->interrupted = interrupted != 0;
 	write_run_json(&r, sum);
 	if (r.w.failed) {
@@ -800,7 +865,8 @@ files:
 	} else
 		st = CUA_OK;
 	pthread_mutex_destroy(&r.lock);
-	pthread_mutex_destroy(&r.gpu);
+	for (int g = 0; g < r.n_gpus; g++)
+		pthread_mutex_destroy(&r.gpu[g]);
 	pthread_mutex_destroy(&r.w.lock);
 out_files:
 	if (r.w.evals > 0)

@@ -1,5 +1,5 @@
 /* run.h — the run engine: many episodes in flight, agent calls concurrent,
- * candidates compiled in parallel on the CPU, the GPU evaluating one kernel at a
+ * candidates compiled in parallel on the CPU, each GPU evaluating one kernel at a
  * time; results appended and fsynced to results/<run-id>/ (docs/RESULTS-FORMAT.md). */
 #ifndef CUA_RUN_H
 #define CUA_RUN_H
@@ -25,6 +25,10 @@ struct cua_run_opts {
 	bool resume;                        /* continue the run in out_dir: its run.json
 	                                     * fixes the tasks; finished episodes and
 	                                     * evaluated turns are not repeated */
+	const char *gpus;                   /* "0,1": one evaluation at a time on each of
+	                                     * these CUDA devices, each task (baselines and
+	                                     * candidates) on one; NULL = the one device
+	                                     * this process sees */
 	const char *const *task_ids;        /* explicit task list (resume); NULL = select */
 	int n_task_ids;
 	struct cua_eval_opts eval;
@@ -33,11 +37,18 @@ struct cua_run_opts {
 void cua_run_opts_init(struct cua_run_opts *o, const char *root, const char *self_exe,
                        const char *cache_dir);
 
+#define CUA_MAX_GPUS 16
+
+/* Splits a --gpus list ("0,1" or GPU UUIDs) into names; returns how many, or -1
+ * with err (empty, a bad character, a duplicate, more than CUA_MAX_GPUS). */
+int cua_run_parse_gpus(const char *list, char names[][64], char *err, size_t errlen);
+
 struct cua_run_summary {
 	char out_dir[4096];
 	int tasks, tasks_done, tasks_correct;
 	int evaluations;                    /* candidate evaluations */
-	double wall_s, gpu_busy_s;
+	int gpus;                           /* devices evaluating */
+	double wall_s, gpu_busy_s;          /* gpu_busy_s: summed over the devices */
 	bool interrupted;
 };
 

@@ -336,6 +336,11 @@ printf '[1, 2]\n' > "$WORK/cfg.json"
 cua run --agent reference --agent-config "$WORK/cfg.json"
 expect_rc 2 "run with a config that is not an object is a usage error"
 expect_in "$ERR" "cfg.json" "run names the bad config file"
+cua run --agent reference --gpus 0,0
+expect_rc 2 "run --gpus with a device twice is a usage error"
+expect_in "$ERR" "device 0 is listed twice" "run --gpus names the repeated device"
+cua run --agent reference --gpus '0;1'
+expect_rc 2 "run --gpus with a bad character is a usage error"
 if [ "$HAVE_GPU" -eq 0 ]; then
 	cua run --agent reference --tasks relu
 	expect_rc 3 "run without a GPU is an environment error"

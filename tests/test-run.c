@@ -2,11 +2,13 @@
  * turns fail before the GPU stage (a compile error, then a forbidden symbol) runs
  * two tasks with two episodes in flight, and every results file says so. */
 #include <criterion/criterion.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <cjson/cJSON.h>
 
 #include "compile.h"
+#include "eval.h"
 #include "run.h"
 
 static char tmp[4096];
@@ -183,4 +185,107 @@ Test(run, without_a_gpu_a_real_run_refuses_to_start)
 	o.agent = cua_agent_find("reference");
 	cr_expect_eq(cua_run(&o, &sum, err, sizeof(err)), CUA_E_NO_GPU);
 	cr_expect(strstr(err, "GPU") != NULL, "%s", err);
+}
+
+/* --gpus: each task runs on one device, dealt round-robin; every baseline and
+ * evaluation line says which; run.json lists the devices. */
+Test(run, each_task_runs_on_one_of_the_listed_gpus)
+{
+	if (!cua_find_nvcc())
+		cr_skip_test("no nvcc: the run engine test builds candidates");
+	const char *bad_syntax = "#include \"cuarena.h\"\nint cua_solve(const struct cua_tensor "
+	                         "*i, int a, struct cua_tensor *o, int b, cudaStream_t s) "
+	                         "{ return this is not C; }\n";
+	put("replay/L1/020-vector-add/turn-1.cu", bad_syntax);
+	put("replay/L1/021-relu/turn-1.cu", bad_syntax);
+	char cache[4200], out[4200], cfgtxt[4400], exe[4200], err[CUA_ERR_LEN] = "";
+	snprintf(exe, sizeof(exe), "%s/cuarena", getenv("CUARENA_BUILD"));
+	snprintf(cache, sizeof(cache), "%s/cache", tmp);
+	snprintf(out, sizeof(out), "%s/out", tmp);
+	snprintf(cfgtxt, sizeof(cfgtxt), "{\"dir\": \"%s/replay\"}", tmp);
+	cJSON *cfg = cJSON_Parse(cfgtxt);
+	struct cua_run_opts o;
+	cua_run_opts_init(&o, getenv("CUARENA_ROOT"), exe, cache);
+	o.agent = cua_agent_find("replay");
+	o.agent_config = cfg;
+	o.tasks_glob = "0[2][01]-*";        /* 020-vector-add on "3", 021-relu on "7" */
+	o.turns = 2;
+	o.jobs = 2;
+	o.gpus = "3,7";
+	o.out_dir = out;
+	o.require_gpu = false;
+	struct cua_run_summary sum;
+	cr_assert_eq(cua_run(&o, &sum, err, sizeof(err)), CUA_OK, "%s", err);
+	cJSON_Delete(cfg);
+	cr_expect_eq(sum.gpus, 2);
+	cr_expect_eq(sum.tasks_done, 2);
+
+	char p[4400], *buf = NULL;
+	snprintf(p, sizeof(p), "%s/run.json", out);
+	cr_assert_eq(cua_read_file(p, 1 << 20, &buf, NULL, NULL, 0), CUA_OK);
+	cJSON *run = cJSON_Parse(buf);
+	free(buf);
+	const cJSON *g = cJSON_GetObjectItem(run, "gpus");
+	cr_assert_eq(cJSON_GetArraySize(g), 2);
+	cr_expect_str_eq(cJSON_GetArrayItem(g, 0)->valuestring, "3");
+	cr_expect_str_eq(cJSON_GetArrayItem(g, 1)->valuestring, "7");
+	cJSON_Delete(run);
+
+	const char *files[] = {"baselines.jsonl", "evals.jsonl"};
+	for (int f = 0; f < 2; f++) {
+		cJSON *l[16];
+		int n = read_lines(files[f], l, 16);
+		cr_expect_geq(n, 2, "%s", files[f]);
+		for (int i = 0; i < n; i++) {
+			const char *want = !strcmp(str(l[i], "task"), "L1/020-vector-add") ? "3" : "7";
+			cr_expect_str_eq(str(l[i], "gpu"), want, "%s line %d (%s)", files[f], i + 1,
+			                 str(l[i], "task"));
+			cJSON_Delete(l[i]);
+		}
+	}
+}
+
+Test(run, gpu_lists_are_checked)
+{
+	char names[CUA_MAX_GPUS][64], err[CUA_ERR_LEN];
+	cr_expect_eq(cua_run_parse_gpus("0", names, err, sizeof(err)), 1);
+	cr_expect_eq(cua_run_parse_gpus("0,1,GPU-8f1c2a", names, err, sizeof(err)), 3);
+	cr_expect_str_eq(names[2], "GPU-8f1c2a");
+	const char *bad[] = {"", ",", "0,", "0,,1", "0;1", "0 1", "1,1", "$(reboot)"};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		err[0] = '\0';
+		cr_expect_eq(cua_run_parse_gpus(bad[i], names, err, sizeof(err)), -1, "'%s'", bad[i]);
+		cr_expect(strstr(err, "--gpus") != NULL, "'%s': %s", bad[i], err);
+	}
+	cr_expect_eq(cua_run_parse_gpus("0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16", names, err,
+	                                sizeof(err)), -1, "17 devices");
+}
+
+/* The environment of an evaluation child: scrubbed, with the task's device. */
+Test(run, a_child_sees_only_its_device)
+{
+	struct cua_eval_opts o;
+	struct cua_child_env ce;
+	cua_eval_opts_init(&o, ".", "/bin/false", tmp);
+	setenv("CUDA_VISIBLE_DEVICES", "0,1", 1);
+	setenv("NVIDIA_TF32_OVERRIDE", "1", 1);
+	cua_child_env(&o, &ce);
+	bool inherited = false, tf32 = false;
+	for (int i = 0; ce.env[i]; i++) {
+		inherited |= !strcmp(ce.env[i], "CUDA_VISIBLE_DEVICES=0,1");
+		tf32 |= !strncmp(ce.env[i], "NVIDIA_TF32_OVERRIDE", 20);
+	}
+	cr_expect(inherited, "without o.gpu the process's own devices pass through");
+	cr_expect(!tf32, "nothing else from outside");
+	o.gpu = "1";
+	cua_child_env(&o, &ce);
+	int vis = 0;
+	for (int i = 0; ce.env[i]; i++)
+		if (!strncmp(ce.env[i], "CUDA_VISIBLE_DEVICES=", 21)) {
+			vis++;
+			cr_expect_str_eq(ce.env[i], "CUDA_VISIBLE_DEVICES=1");
+		}
+	cr_expect_eq(vis, 1);
+	unsetenv("CUDA_VISIBLE_DEVICES");
+	unsetenv("NVIDIA_TF32_OVERRIDE");
 }
