@@ -1,18 +1,31 @@
 #!/usr/bin/env bash
 # throughput.sh — candidates evaluated per GPU-hour by `cuarena run --agent replay`.
 #
-#   bench/throughput.sh [GLOB]     (on the GPU machine, after make bundle; default: all tasks)
+#   bench/throughput.sh [GLOB]   (on the GPU machine, after make bundle; default: all tasks)
 #
 # For every task the replay directory holds three turns: a kernel that writes
 # nothing (wrong_output), one that does not compile (compile_error), and the
 # task's reference (correct). The run keeps as many episodes in flight as there
-# are CPU cores: builds overlap while the GPU evaluates one kernel at a time.
+# are CPU cores: builds overlap while each GPU evaluates one kernel at a time.
 # Prints the run's summary line: evaluations, wall time, per GPU-hour, GPU idle.
+#
+# Environment: OUT (default /tmp/cuarena-throughput) holds replay/ and the run
+# (throughput-run/); GPUS (e.g. 0,1) is passed as --gpus; MAX_TIME_S (default 1)
+# caps each timing. When OUT already holds a run that was cut short (a device
+# call's time limit), it is resumed: finished episodes are not repeated.
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 GLOB=${1:-*}
-DIR=$(mktemp -d /tmp/cuarena-throughput-XXXXXX)
-trap 'rm -rf "$DIR"' EXIT
+DIR=${OUT:-/tmp/cuarena-throughput}
+RUN=$DIR/throughput-run
+GPU_ARGS=()
+[ -n "${GPUS:-}" ] && GPU_ARGS=(--gpus "$GPUS")
+if [ -f "$RUN/run.json" ]; then
+	echo "throughput: resuming $RUN"
+	exec "$ROOT/build/cuarena" run --resume "$RUN" "${GPU_ARGS[@]}" \
+		--max-time-s "${MAX_TIME_S:-1}"
+fi
+mkdir -p "$DIR/replay"
 for t in "$ROOT"/tasks/L*/*/; do
 	t=${t%/}
 	id=$(basename "$(dirname "$t")")/$(basename "$t")
@@ -32,5 +45,5 @@ CU
 	cp "$t/reference.cu" "$DIR/replay/$id/turn-3.cu"
 done
 printf '{"dir": "%s/replay"}\n' "$DIR" > "$DIR/agent.json"
-"$ROOT/build/cuarena" run --agent replay --agent-config "$DIR/agent.json" \
-	--tasks "$GLOB" --turns 3 --out "${OUT:-$DIR}/throughput-run" --max-time-s 1
+exec "$ROOT/build/cuarena" run --agent replay --agent-config "$DIR/agent.json" \
+	--tasks "$GLOB" --turns 3 --out "$RUN" "${GPU_ARGS[@]}" --max-time-s "${MAX_TIME_S:-1}"

@@ -9,8 +9,10 @@
 #   tools/gpu-session.sh torch-time [P]  # torch eager/compile timings (baselines/torch);
 #                                        # P: selftest leftover pattern for GPU 0
 #   tools/gpu-session.sh recheck P...    # selftest again where baselines or shapes changed
-#   tools/gpu-session.sh runs [GLOB]     # GPU suite; replay run over the catalogue
-#                                        # (throughput bench, sample run for results/)
+#   tools/gpu-session.sh runs            # the GPU suite (build/gpu-test) on GPU 0
+#   tools/gpu-session.sh replay [GLOB]   # replay run over the catalogue on every GPU,
+#                                        # resumed from .carry/replay.tgz (throughput
+#                                        # bench; its run is the sample for results/)
 # Each phase ends by printing its summary lines; its files are in $OUT (8 at most,
 # so several are packed into one tarball).
 set -u
@@ -76,18 +78,23 @@ torch-time)
 	tail -n 1 "$OUT"/torch-time-*.log "$OUT"/selftest-left.log 2>/dev/null
 	;;
 runs)
-	# GPU 0: the GPU suite. GPU 1: `cuarena run --agent replay` over the catalogue
-	# (wrong output -> compile error -> reference; bench/throughput.sh), whose run
-	# directory is the sample run kept under results/.
-	(CUDA_VISIBLE_DEVICES=0 timeout 540 build/gpu-test > "$OUT/gpu-test.log" 2>&1;
-	 echo "rc=$?" >> "$OUT/gpu-test.log") &
-	g=$([ "$NGPU" -ge 2 ] && echo 1 || echo 0)
-	(CUDA_VISIBLE_DEVICES=$g OUT=/tmp/gpu-session-tp timeout 540 \
-		bench/throughput.sh "${2:-*}" > "$OUT/throughput.log" 2>&1;
-	 echo "rc=$?" >> "$OUT/throughput.log") &
-	wait
-	tar czf "$OUT/runs.tgz" -C /tmp gpu-session-tp 2>/dev/null
-	tail -n 3 "$OUT/gpu-test.log" "$OUT/throughput.log"
+	# The GPU suite on GPU 0, alone (its timings are checked against each other).
+	CUDA_VISIBLE_DEVICES=0 timeout 540 build/gpu-test > "$OUT/gpu-test.log" 2>&1
+	echo "rc=$?" >> "$OUT/gpu-test.log"
+	tail -n 3 "$OUT/gpu-test.log"
+	;;
+replay)
+	# `cuarena run --agent replay` over the catalogue on every GPU (bench/throughput.sh:
+	# wrong output -> compile error -> reference), stopped cleanly (SIGINT) before the
+	# call's limit and resumed by the next call: carry .carry/ (ignored by git) with
+	# the replay.tgz the last call returned.
+	[ -f .carry/replay.tgz ] && tar xzf .carry/replay.tgz -C /tmp
+	gpus=$(seq -s, 0 $((NGPU - 1)))
+	GPUS=$gpus OUT=/tmp/gpu-session-replay timeout -s INT -k 30 "${REPLAY_S:-520}" \
+		bench/throughput.sh "${2:-*}" > "$OUT/throughput.log" 2>&1
+	echo "rc=$?" >> "$OUT/throughput.log"
+	tar czf "$OUT/replay.tgz" -C /tmp gpu-session-replay
+	tail -n 3 "$OUT/throughput.log"
 	;;
 recheck)
 	# Tasks whose baseline or shapes changed after a selftest: the given patterns,
@@ -113,7 +120,7 @@ recheck)
 	tail -n 2 "$OUT"/selftest-r*.log "$OUT/torch-check-r.log"; cat "$OUT/cudnn-find.log"
 	;;
 *)
-	sed -n '2,16p' "$0"
+	sed -n '2,18p' "$0"
 	exit 2
 	;;
 esac
