@@ -1,11 +1,14 @@
 /* cmd-env.c — `cuarena env`: reset/step as JSON lines on stdin/stdout, for RL
  * trainers that own the loop (docs/AGENT-PROTOCOL.md, "env").
- *   in:  {"cmd":"reset","task":"relu","turns":8,"reward":"cuda-agent"}
+ *   in:  {"cmd":"reset","task":"relu","turns":8,"reward":"cuda-agent","remeasure":false}
  *        {"cmd":"step","code":"..."}      {"cmd":"close"}
  *   out: {"ok":true,"task":...,"turn":1,"observation":"...","done":false}
  *        {"ok":true,"turn":1,"verdict":"ok","reward":2,"done":false,
  *         "observation":"...","result":{...}}
- *        {"ok":false,"error":"line 3: ..."}  (the session goes on) */
+ *        {"ok":false,"error":"line 3: ..."}  (the session goes on)
+ * A task's baselines are measured on its first reset and reused by later resets
+ * of the same session (one invocation, as in a run), unless "remeasure" is true:
+ * an RL trainer resets the same task thousands of times. */
 #include "cli.h"
 #include "episode.h"
 
@@ -17,7 +20,7 @@ struct env {
 	struct cua_cli *cli;
 	struct cua_catalogue cat;
 	struct cua_eval_opts opts;
-	struct cua_report base;
+	struct cua_report **base;           /* per catalogue task, measured once */
 	struct cua_episode ep;
 	bool active;
 	char workdir[4096];
@@ -51,7 +54,6 @@ static void stop_episode(struct env *e)
 		return;
 	cua_episode_end(&e->ep, "reset");
 	cua_episode_free(&e->ep);
-	cua_report_free(&e->base);
 	e->active = false;
 }
 
@@ -77,20 +79,37 @@ static void do_reset(struct env *e, const cJSON *req, int line)
 	                                              sizeof(err));
 	if (!t)
 		return fail(line, err);
+	const cJSON *rem = cJSON_GetObjectItem(req, "remeasure");
+	if (rem && !cJSON_IsBool(rem))
+		return fail(line, "reset: \"remeasure\" must be true or false");
+	int ti = 0;
+	while (ti < e->cat.n && e->cat.tasks[ti] != t)
+		ti++;
 	stop_episode(e);
-	memset(&e->base, 0, sizeof(e->base));
-	e->base.task = t;
 	bool gpu = cua_cli_have_gpu();
-	if (gpu && cua_report_run(t, NULL, &e->opts, &e->base, err, sizeof(err)) != CUA_OK)
-		return fail(line, err);
+	const char *baselines = gpu ? "cached" : "none";
+	if (!e->base[ti] || (gpu && cJSON_IsTrue(rem))) {
+		struct cua_report *r = calloc(1, sizeof(*r));
+		CUA_ASSERT(r);
+		r->task = t;
+		if (gpu && cua_report_run(t, NULL, &e->opts, r, err, sizeof(err)) != CUA_OK) {
+			cua_report_free(r);
+			free(r);
+			return fail(line, err);
+		}
+		if (e->base[ti]) {
+			cua_report_free(e->base[ti]);
+			free(e->base[ti]);
+		}
+		e->base[ti] = r;
+		baselines = gpu ? "measured" : "none";
+	}
 	const char *folder = strrchr(t->id, '/');
 	char dir[4400];
 	snprintf(dir, sizeof(dir), "%s/%s", e->workdir, folder ? folder + 1 : t->id);
-	if (cua_episode_begin(&e->ep, t, &e->opts, &e->base, kind, max_turns, dir, NULL,
-	                      err, sizeof(err)) != CUA_OK) {
-		cua_report_free(&e->base);
+	if (cua_episode_begin(&e->ep, t, &e->opts, e->base[ti], kind, max_turns, dir, NULL,
+	                      err, sizeof(err)) != CUA_OK)
 		return fail(line, err);
-	}
 	e->active = true;
 	cJSON *o = cJSON_CreateObject();
 	cJSON_AddBoolToObject(o, "ok", true);
@@ -99,6 +118,7 @@ static void do_reset(struct env *e, const cJSON *req, int line)
 	cJSON_AddNumberToObject(o, "max_turns", max_turns);
 	cJSON_AddStringToObject(o, "observation", e->ep.obs_text);
 	cJSON_AddBoolToObject(o, "done", false);
+	cJSON_AddStringToObject(o, "baselines", baselines);
 	if (!gpu)
 		cJSON_AddStringToObject(o, "warning", "no NVIDIA GPU here: kernels that compile "
 		                                      "cannot be run, and no baseline is timed");
@@ -158,6 +178,8 @@ int cmd_env(struct cua_cli *cli, int argc, char **argv)
 		return CUA_EXIT_ENV;
 	}
 	snprintf(e.workdir, sizeof(e.workdir), "%s", tmpl);
+	e.base = calloc((size_t)e.cat.n + 1, sizeof(*e.base));
+	CUA_ASSERT(e.base);
 	cua_cli_eval_opts(cli, &e.opts, NULL);
 
 	char *line = NULL;
@@ -186,6 +208,12 @@ int cmd_env(struct cua_cli *cli, int argc, char **argv)
 	}
 	free(line);
 	stop_episode(&e);
+	for (int i = 0; i < e.cat.n; i++)
+		if (e.base[i]) {
+			cua_report_free(e.base[i]);
+			free(e.base[i]);
+		}
+	free(e.base);
 	cua_rmtree(e.workdir);
 	cua_catalogue_free(&e.cat);
 	return CUA_EXIT_OK;

@@ -308,6 +308,13 @@ jline 4 "j['ok'] and j['task'] == 'L1/021-relu' and j['turn'] == 1 and 'cua_solv
 	"env: reset returns the task prompt as the first observation"
 jline 5 "j['ok'] is False and 'unknown cmd' in j['error']" "env: an unknown cmd is an error"
 jline 6 "j['ok'] is True" "env: close answers ok"
+if [ "$HAVE_GPU" -eq 0 ]; then
+	jline 4 "j['baselines'] == 'none' and 'no NVIDIA GPU' in j['warning']" \
+		"env: reset without a GPU says that no baseline is timed"
+fi
+env_session '{"cmd":"reset","task":"relu","remeasure":"yes"}' '{"cmd":"reset","task":"relu","remeasure":true}'
+jline 1 "j['ok'] is False and 'remeasure' in j['error']" "env: remeasure must be a boolean"
+jline 2 "j['ok'] and j['turn'] == 1" "env: reset with remeasure starts an episode"
 if [ -n "$NVCC_RELEASE" ]; then
 	env_session '{"cmd":"reset","task":"relu","turns":2}' \
 		'{"cmd":"step","code":"#include \"cuarena.h\"\nint cua_solve(const struct cua_tensor *i, int a, struct cua_tensor *o, int b, cudaStream_t s) { return this is not C; }\n"}' \
@@ -318,6 +325,12 @@ if [ -n "$NVCC_RELEASE" ]; then
 	jline 3 "j['ok'] and j['verdict'] == 'forbidden_symbol' and 'system' in j['observation'] and j['done'] and j['rewards'] == [-1, -1]" \
 		"env: the last turn reports the forbidden symbol and ends the episode"
 	jline 4 "j['ok'] is False and 'over' in j['error']" "env: a step after the last turn is refused"
+	python3 "$ROOT/agents/examples/env_client.py" relu --cuarena "$BIN" >"$OUT" 2>"$ERR"
+	RC=$?; LAST="(agents/examples/env_client.py relu)"
+	expect_rc 0 "the Python env client runs an episode"
+	expect_in "$OUT" "step 1 (broken kernel): compile_error, reward -1, done False" \
+		"the Python env client reads a step's verdict and reward"
+	expect_in "$OUT" "rewards of the episode: [-1," "the Python env client gets the episode's rewards"
 else
 	skip "env steps (no nvcc here)"
 fi

@@ -467,6 +467,38 @@ static void test_killed_run(const char *exe, const char *glob)
 	cua_rmtree(dir);
 }
 
+/* ---- cuarena env: a task's baselines are measured once per session ------------ */
+
+static void test_env_cache(const char *exe)
+{
+	char cmd[4600];
+	snprintf(cmd, sizeof(cmd),
+	         "printf '%%s\\n' '{\"cmd\":\"reset\",\"task\":\"relu\"}' "
+	         "'{\"cmd\":\"reset\",\"task\":\"relu\"}' "
+	         "'{\"cmd\":\"reset\",\"task\":\"relu\",\"remeasure\":true}' | '%s' env",
+	         exe);
+	FILE *f = popen(cmd, "r");
+	if (!f) {
+		result(false, "env caches baselines", "popen failed");
+		return;
+	}
+	char line[1 << 16], got[3][16] = {"", "", ""};
+	double at[4] = {cua_now(), 0, 0, 0};
+	for (int i = 0; i < 3 && fgets(line, sizeof(line), f); i++) {
+		at[i + 1] = cua_now();
+		cJSON *j = cJSON_Parse(line);
+		const cJSON *b = cJSON_GetObjectItem(j, "baselines");
+		snprintf(got[i], sizeof(got[i]), "%s", cJSON_IsString(b) ? b->valuestring : "?");
+		cJSON_Delete(j);
+	}
+	pclose(f);
+	result(!strcmp(got[0], "measured") && !strcmp(got[1], "cached") &&
+	           !strcmp(got[2], "measured"),
+	       "env measures a task's baselines once per session",
+	       "resets: %s (%.1f s), %s (%.2f s), remeasure: %s (%.1f s)", got[0], at[1] - at[0],
+	       got[1], at[2] - at[1], got[2], at[3] - at[2]);
+}
+
 int main(int argc, char **argv)
 {
 	char self[4096], exe[4200], root[4096], err[CUA_ERR_LEN];
@@ -531,6 +563,8 @@ int main(int argc, char **argv)
 	test_candidates(&cat, root, "tests/cheats", &o, only);
 	if (!only || strstr("replay", only))
 		test_replay_run(&cat, root, &o, replay_glob);
+	if (!only || strstr("env", only))
+		test_env_cache(exe);
 	if (!only || strstr("killed run", only))
 		test_killed_run(exe, "@(021-relu|025-softmax)");
 	printf("gpu-test: %.1f s on the GPU machine\n", cua_now() - t0);
