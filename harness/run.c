@@ -143,6 +143,8 @@ struct prior {
 	bool have_traj[CUA_MAX_TURNS + 1];
 	bool have_base;
 	struct cua_report base;
+	char gpu[64];                       /* the device its baselines name ("" none) */
+	int slot;                           /* where it must go on: that device's */
 };
 
 /* ---- the shared state of a run ------------------------------------------------ */
@@ -430,7 +432,8 @@ static void *worker(void *arg)
 		pthread_mutex_unlock(&r->lock);
 		if (i < 0)
 			return NULL;
-		run_episode(r, r->tasks[i], i % r->n_gpus, r->prior ? &r->prior[i] : NULL);
+		run_episode(r, r->tasks[i], r->prior ? r->prior[i].slot : i % r->n_gpus,
+		            r->prior ? &r->prior[i] : NULL);
 	}
 }
 
@@ -547,6 +550,8 @@ static void prior_base(struct run *r, const cJSON *j)
 	p->base.task = r->tasks[i];
 	p->base.n_base++;
 	p->have_base = true;
+	const cJSON *g = cJSON_GetObjectItemCaseSensitive(j, "gpu");
+	snprintf(p->gpu, sizeof(p->gpu), "%s", cJSON_IsString(g) ? g->valuestring : "");
 }
 
 /* What the killed run in r->run_dir left: per task, evaluated turns, turn lines,
@@ -560,6 +565,28 @@ static enum cua_status load_prior(struct run *r, char *err, size_t errlen)
 	    (st = each_line(r, "trajectories.jsonl", prior_traj, err, errlen)) != CUA_OK ||
 	    (st = each_line(r, "baselines.jsonl", prior_base, err, errlen)) != CUA_OK)
 		return st;
+	/* A task whose baselines were measured goes on on that device, so that no
+	 * speedup compares two physical GPUs; one this invocation lacks stops the
+	 * resume (e.g. --gpus 0 for a run that measured on 0 and 1). */
+	for (int i = 0; i < r->n_tasks; i++) {
+		struct prior *p = &r->prior[i];
+		p->slot = i % r->n_gpus;
+		if (!p->have_base || p->ended)
+			continue;
+		int k = 0;
+		while (k < r->n_gpus && strcmp(r->gpu_name[k], p->gpu) != 0)
+			k++;
+		if (k == r->n_gpus) {
+			if (p->gpu[0])
+				cua_errf(err, errlen, "%s: its baselines were measured on GPU %s: resume "
+				         "with --gpus naming it", r->tasks[i]->id, p->gpu);
+			else
+				cua_errf(err, errlen, "%s: its baselines were measured without --gpus: "
+				         "resume without --gpus", r->tasks[i]->id);
+			return CUA_E_USAGE;
+		}
+		p->slot = k;
+	}
 	/* steps in turn order */
 	for (int i = 0; i < r->n_tasks; i++) {
 		struct prior *p = &r->prior[i];

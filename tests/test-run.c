@@ -289,3 +289,101 @@ Test(run, a_child_sees_only_its_device)
 	unsetenv("CUDA_VISIBLE_DEVICES");
 	unsetenv("NVIDIA_TF32_OVERRIDE");
 }
+
+/* Copies run A's run.json and baselines.jsonl into a fresh folder (a run killed
+ * after measuring its baselines), naming `gpu` for each task's lines. */
+static void killed_copy(const char *from, const char *to, const char *gpu020,
+                        const char *gpu021)
+{
+	char p[4400], *buf = NULL, err[CUA_ERR_LEN];
+	cr_assert_eq(cua_mkdirs(to, err, sizeof(err)), CUA_OK, "%s", err);
+	snprintf(p, sizeof(p), "%s/run.json", from);
+	cr_assert_eq(cua_read_file(p, 1 << 20, &buf, NULL, NULL, 0), CUA_OK);
+	snprintf(p, sizeof(p), "%s/run.json", to);
+	cr_assert_eq(cua_write_file(p, buf, strlen(buf), err, sizeof(err)), CUA_OK);
+	free(buf);
+	snprintf(p, sizeof(p), "%s/baselines.jsonl", from);
+	cr_assert_eq(cua_read_file(p, 1 << 24, &buf, NULL, NULL, 0), CUA_OK);
+	struct cua_buf out = {0};
+	for (char *l = strtok(buf, "\n"); l; l = strtok(NULL, "\n")) {
+		cJSON *j = cJSON_Parse(l);
+		const char *g = !strcmp(str(j, "task"), "L1/020-vector-add") ? gpu020 : gpu021;
+		cJSON_DeleteItemFromObject(j, "gpu");
+		cJSON_AddStringToObject(j, "gpu", g);
+		char *t = cJSON_PrintUnformatted(j);
+		cua_buf_printf(&out, "%s\n", t);
+		free(t);
+		cJSON_Delete(j);
+	}
+	free(buf);
+	snprintf(p, sizeof(p), "%s/baselines.jsonl", to);
+	cr_assert_eq(cua_write_file(p, out.s, out.len, err, sizeof(err)), CUA_OK);
+	free(out.s);
+}
+
+/* --resume keeps each task on the device its baselines were measured on, and
+ * refuses a device list without it. */
+Test(run, a_resumed_task_stays_on_its_baselines_gpu)
+{
+	if (!cua_find_nvcc())
+		cr_skip_test("no nvcc: the run engine test builds candidates");
+	const char *bad_syntax = "#include \"cuarena.h\"\nint cua_solve(const struct cua_tensor "
+	                         "*i, int a, struct cua_tensor *o, int b, cudaStream_t s) "
+	                         "{ return this is not C; }\n";
+	put("replay/L1/020-vector-add/turn-1.cu", bad_syntax);
+	put("replay/L1/021-relu/turn-1.cu", bad_syntax);
+	char cache[4200], out[4200], cfgtxt[4400], exe[4200], err[CUA_ERR_LEN] = "";
+	snprintf(exe, sizeof(exe), "%s/cuarena", getenv("CUARENA_BUILD"));
+	snprintf(cache, sizeof(cache), "%s/cache", tmp);
+	snprintf(out, sizeof(out), "%s/out", tmp);
+	snprintf(cfgtxt, sizeof(cfgtxt), "{\"dir\": \"%s/replay\"}", tmp);
+	cJSON *cfg = cJSON_Parse(cfgtxt);
+	struct cua_run_opts o;
+	cua_run_opts_init(&o, getenv("CUARENA_ROOT"), exe, cache);
+	o.agent = cua_agent_find("replay");
+	o.agent_config = cfg;
+	o.tasks_glob = "0[2][01]-*";
+	o.turns = 1;
+	o.jobs = 2;
+	o.gpus = "3,7";
+	o.out_dir = out;
+	o.require_gpu = false;
+	struct cua_run_summary sum;
+	cr_assert_eq(cua_run(&o, &sum, err, sizeof(err)), CUA_OK, "%s", err);
+
+	/* killed after its baselines, with 020 measured on 7 and 021 on 3: the
+	 * reverse of where task order would put them */
+	char b[4200], c[4200];
+	snprintf(b, sizeof(b), "%s/b", tmp);
+	snprintf(c, sizeof(c), "%s/c", tmp);
+	killed_copy(out, b, "7", "3");
+	killed_copy(out, c, "7", "3");
+	const char *ids[] = {"L1/020-vector-add", "L1/021-relu"};
+	o.tasks_glob = NULL;
+	o.task_ids = ids;
+	o.n_task_ids = 2;
+	o.resume = true;
+
+	o.out_dir = c;
+	o.gpus = "3";
+	cr_expect_eq(cua_run(&o, &sum, err, sizeof(err)), CUA_E_USAGE);
+	cr_expect(strstr(err, "L1/020-vector-add") && strstr(err, "GPU 7"), "%s", err);
+
+	o.out_dir = b;
+	o.gpus = "3,7";
+	cr_assert_eq(cua_run(&o, &sum, err, sizeof(err)), CUA_OK, "%s", err);
+	cJSON_Delete(cfg);
+	cr_expect_eq(sum.tasks_done, 2);
+	char p[4400], *buf = NULL;
+	snprintf(p, sizeof(p), "%s/evals.jsonl", b);
+	cr_assert_eq(cua_read_file(p, 1 << 24, &buf, NULL, NULL, 0), CUA_OK);
+	int n = 0;
+	for (char *l = strtok(buf, "\n"); l; l = strtok(NULL, "\n"), n++) {
+		cJSON *j = cJSON_Parse(l);
+		const char *want = !strcmp(str(j, "task"), "L1/020-vector-add") ? "7" : "3";
+		cr_expect_str_eq(str(j, "gpu"), want, "%s", str(j, "task"));
+		cJSON_Delete(j);
+	}
+	free(buf);
+	cr_expect_eq(n, 2, "one evaluation per task after the resume");
+}
