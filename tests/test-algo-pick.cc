@@ -26,11 +26,13 @@ static void l088_offer(cudnnConvolutionBwdDataAlgoPerf_t *p)
 	p[3] = bwd(CUDNN_CONVOLUTION_BWD_DATA_ALGO_1, CUDNN_FMA_MATH, 0);
 }
 
+static const int k3[2] = {3, 3}, k5[2] = {5, 5}, k37[2] = {3, 7};
+
 Test(algo_pick, winograd_nonfused_is_skipped_for_filters_over_3)
 {
 	cudnnConvolutionBwdDataAlgoPerf_t p[4];
 	l088_offer(p);
-	int i = cudnn_pick_strict(p, 4, 1ull << 30, cudnn_skip_bwd_data(5));
+	int i = cudnn_pick_strict(p, 4, 1ull << 30, cudnn_skip_bwd_data(k5, 2));
 	cr_assert_eq(i, 1, "picked %d", i);
 	cr_assert_eq(p[i].algo, CUDNN_CONVOLUTION_BWD_DATA_ALGO_FFT_TILING);
 }
@@ -39,9 +41,9 @@ Test(algo_pick, winograd_nonfused_stays_for_3x3)
 {
 	cudnnConvolutionBwdDataAlgoPerf_t p[4];
 	l088_offer(p);
-	cr_assert_eq(cudnn_pick_strict(p, 4, 1ull << 30, cudnn_skip_bwd_data(3)), 0);
-	cr_assert_eq(cudnn_skip_fwd(3), -1);
-	cr_assert_eq(cudnn_skip_fwd(7), (int)CUDNN_CONVOLUTION_FWD_ALGO_WINOGRAD_NONFUSED);
+	cr_assert_eq(cudnn_pick_strict(p, 4, 1ull << 30, cudnn_skip_bwd_data(k3, 2)), 0);
+	cr_assert_eq(cudnn_skip_fwd(k3, 2), -1);
+	cr_assert_eq(cudnn_skip_fwd(k37, 2), (int)CUDNN_CONVOLUTION_FWD_ALGO_WINOGRAD_NONFUSED);
 }
 
 Test(algo_pick, tensor_ops_failures_and_big_workspaces_are_skipped)

@@ -27,20 +27,28 @@ static inline int cudnn_pick_strict(const Perf *perf, int n_perf, size_t ws_size
 	return -1;
 }
 
-/* The algorithm a strict-fp32 baseline must not use for a filter whose largest
- * spatial extent is max_k: cuDNN's non-fused Winograd for filters larger than 3
- * is not fp32-accurate. On the H200 (cuDNN 9.14, tools/cudnn-find.cu at the shape
- * of L1/088: 5x5 transposed convolution, 3200 products per output) it was Find's
+/* The algorithm a strict-fp32 baseline must not use for a filter of extents
+ * k[0..n): cuDNN's non-fused Winograd for filters larger than 3 is not
+ * fp32-accurate. On the H200 (cuDNN 9.14, tools/cudnn-find.cu at the shape of
+ * L1/088: 5x5 transposed convolution, 3200 products per output) it was Find's
  * fastest offer under CUDNN_FMA_MATH and missed an fp64 sum by up to 1.07 with
  * 12.9 M of 26.8 M outputs out of the task's tolerance, where implicit GEMM and
  * FFT tiling stayed within 3.6e-5. 3x3 Winograd passed every selftest and stays. */
-static inline int cudnn_skip_fwd(int max_k)
+static inline bool cudnn_filter_over_3(const int *k, int n)
 {
-	return max_k > 3 ? (int)CUDNN_CONVOLUTION_FWD_ALGO_WINOGRAD_NONFUSED : -1;
+	for (int i = 0; i < n; i++)
+		if (k[i] > 3)
+			return true;
+	return false;
 }
-static inline int cudnn_skip_bwd_data(int max_k)
+static inline int cudnn_skip_fwd(const int *k, int n)
 {
-	return max_k > 3 ? (int)CUDNN_CONVOLUTION_BWD_DATA_ALGO_WINOGRAD_NONFUSED : -1;
+	return cudnn_filter_over_3(k, n) ? (int)CUDNN_CONVOLUTION_FWD_ALGO_WINOGRAD_NONFUSED : -1;
+}
+static inline int cudnn_skip_bwd_data(const int *k, int n)
+{
+	return cudnn_filter_over_3(k, n) ? (int)CUDNN_CONVOLUTION_BWD_DATA_ALGO_WINOGRAD_NONFUSED
+	                                 : -1;
 }
 
 /* Shrinks a cached workspace to the `need` bytes the chosen algorithm uses (no-op

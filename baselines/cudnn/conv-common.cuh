@@ -141,13 +141,7 @@ static inline int conv_plan_make(struct conv_plan *p, const struct conv_key *k, 
 	TRY(cudnnFindConvolutionForwardAlgorithmEx(conv_handle, p->x, x, p->w, w, p->conv, p->y,
 	                                           y, CUDNN_CONVOLUTION_FWD_ALGO_COUNT, &n_perf,
 	                                           perf, p->ws, p->ws_size));
-	{
-		int max_k = 1;   /* the largest filter extent (see algo-common.cuh) */
-		for (int i = 2; i < k->nb; i++)
-			if (k->w[i] > max_k)
-				max_k = (int)k->w[i];
-		best = cudnn_pick_strict(perf, n_perf, p->ws_size, cudnn_skip_fwd(max_k));
-	}
+	best = cudnn_pick_strict(perf, n_perf, p->ws_size, cudnn_skip_fwd(wd + 2, k->nb - 2));
 	if (best < 0) {
 		rc = (int)CUDNN_STATUS_NOT_SUPPORTED;
 		goto fail;

@@ -181,13 +181,7 @@ static int convt_plan_make(struct convt_plan *p, const int64_t *key, const struc
 	TRY(cudnnFindConvolutionBackwardDataAlgorithmEx(
 	    convt_handle, p->w, w->data, p->dy, x->data, p->conv, p->dx, y->data,
 	    CUDNN_CONVOLUTION_BWD_DATA_ALGO_COUNT, &n_perf, perf, p->ws, p->ws_size));
-	{
-		int max_k = 1;   /* the largest filter extent (see algo-common.cuh) */
-		for (int i = 0; i < hp->nsp; i++)
-			if (hp->k[i] > max_k)
-				max_k = hp->k[i];
-		best = cudnn_pick_strict(perf, n_perf, p->ws_size, cudnn_skip_bwd_data(max_k));
-	}
+	best = cudnn_pick_strict(perf, n_perf, p->ws_size, cudnn_skip_bwd_data(hp->k, hp->nsp));
 	if (best < 0) {
 		rc = (int)CUDNN_STATUS_NOT_SUPPORTED;
 		goto fail;
