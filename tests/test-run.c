@@ -62,13 +62,39 @@ static const char *str(const cJSON *o, const char *k)
 	return cJSON_IsString(v) ? v->valuestring : "";
 }
 
+static const char bad_syntax[] = "#include \"cuarena.h\"\nint cua_solve(const struct "
+                                 "cua_tensor *i, int a, struct cua_tensor *o, int b, "
+                                 "cudaStream_t s) { return this is not C; }\n";
+
+/* Options of a replay run over 020-vector-add and 021-relu from tmp/replay into
+ * tmp/out, two episodes in flight, no GPU required; *cfg is the agent config
+ * (cJSON_Delete it). */
+static struct cua_run_opts replay_opts(cJSON **cfg)
+{
+	static char cache[4200], out[4200], exe[4200];
+	char cfgtxt[4400];
+	const char *build = getenv("CUARENA_BUILD");
+	cr_assert_not_null(build, "CUARENA_BUILD must name the build directory");
+	snprintf(exe, sizeof(exe), "%s/cuarena", build);
+	snprintf(cache, sizeof(cache), "%s/cache", tmp);
+	snprintf(out, sizeof(out), "%s/out", tmp);
+	snprintf(cfgtxt, sizeof(cfgtxt), "{\"dir\": \"%s/replay\"}", tmp);
+	*cfg = cJSON_Parse(cfgtxt);
+	struct cua_run_opts o;
+	cua_run_opts_init(&o, getenv("CUARENA_ROOT"), exe, cache);
+	o.agent = cua_agent_find("replay");
+	o.agent_config = *cfg;
+	o.tasks_glob = "0[2][01]-*";        /* 020-vector-add, 021-relu */
+	o.jobs = 2;
+	o.out_dir = out;
+	o.require_gpu = false;
+	return o;
+}
+
 Test(run, replayed_failures_are_recorded_turn_by_turn)
 {
 	if (!cua_find_nvcc())
 		cr_skip_test("no nvcc: the run engine test builds candidates");
-	const char *bad_syntax = "#include \"cuarena.h\"\nint cua_solve(const struct cua_tensor "
-	                         "*i, int a, struct cua_tensor *o, int b, cudaStream_t s) "
-	                         "{ return this is not C; }\n";
 	const char *forbidden = "#include \"cuarena.h\"\n#include <stdlib.h>\nint cua_solve("
 	                        "const struct cua_tensor *i, int a, struct cua_tensor *o, int b, "
 	                        "cudaStream_t s) { return system(\"true\"); }\n";
@@ -77,24 +103,12 @@ Test(run, replayed_failures_are_recorded_turn_by_turn)
 	put("replay/L1/020-vector-add/turn-1.cu", bad_syntax);
 	put("replay/L1/020-vector-add/turn-2.cu", forbidden);
 
-	char cache[4200], out[4200], cfgtxt[4400], exe[4200], err[CUA_ERR_LEN] = "";
-	const char *build = getenv("CUARENA_BUILD");
-	cr_assert_not_null(build, "CUARENA_BUILD must name the build directory");
-	snprintf(exe, sizeof(exe), "%s/cuarena", build);
-	snprintf(cache, sizeof(cache), "%s/cache", tmp);
-	snprintf(out, sizeof(out), "%s/out", tmp);
-	snprintf(cfgtxt, sizeof(cfgtxt), "{\"dir\": \"%s/replay\"}", tmp);
-	cJSON *cfg = cJSON_Parse(cfgtxt);
-	struct cua_run_opts o;
-	cua_run_opts_init(&o, getenv("CUARENA_ROOT"), exe, cache);
-	o.agent = cua_agent_find("replay");
-	o.agent_config = cfg;
+	char err[CUA_ERR_LEN] = "";
+	cJSON *cfg;
+	struct cua_run_opts o = replay_opts(&cfg);
+	const char *out = o.out_dir;
 	o.agent_version = "test-1";
-	o.tasks_glob = "0[2][01]-*";        /* 020-vector-add, 021-relu */
 	o.turns = 4;
-	o.jobs = 2;
-	o.out_dir = out;
-	o.require_gpu = false;
 	struct cua_run_summary sum;
 	cr_assert_eq(cua_run(&o, &sum, err, sizeof(err)), CUA_OK, "%s", err);
 	cJSON_Delete(cfg);
@@ -193,27 +207,14 @@ Test(run, each_task_runs_on_one_of_the_listed_gpus)
 {
 	if (!cua_find_nvcc())
 		cr_skip_test("no nvcc: the run engine test builds candidates");
-	const char *bad_syntax = "#include \"cuarena.h\"\nint cua_solve(const struct cua_tensor "
-	                         "*i, int a, struct cua_tensor *o, int b, cudaStream_t s) "
-	                         "{ return this is not C; }\n";
 	put("replay/L1/020-vector-add/turn-1.cu", bad_syntax);
 	put("replay/L1/021-relu/turn-1.cu", bad_syntax);
-	char cache[4200], out[4200], cfgtxt[4400], exe[4200], err[CUA_ERR_LEN] = "";
-	snprintf(exe, sizeof(exe), "%s/cuarena", getenv("CUARENA_BUILD"));
-	snprintf(cache, sizeof(cache), "%s/cache", tmp);
-	snprintf(out, sizeof(out), "%s/out", tmp);
-	snprintf(cfgtxt, sizeof(cfgtxt), "{\"dir\": \"%s/replay\"}", tmp);
-	cJSON *cfg = cJSON_Parse(cfgtxt);
-	struct cua_run_opts o;
-	cua_run_opts_init(&o, getenv("CUARENA_ROOT"), exe, cache);
-	o.agent = cua_agent_find("replay");
-	o.agent_config = cfg;
-	o.tasks_glob = "0[2][01]-*";        /* 020-vector-add on "3", 021-relu on "7" */
+	char err[CUA_ERR_LEN] = "";
+	cJSON *cfg;
+	struct cua_run_opts o = replay_opts(&cfg);
+	const char *out = o.out_dir;
 	o.turns = 2;
-	o.jobs = 2;
-	o.gpus = "3,7";
-	o.out_dir = out;
-	o.require_gpu = false;
+	o.gpus = "3,7";                     /* 020-vector-add on "3", 021-relu on "7" */
 	struct cua_run_summary sum;
 	cr_assert_eq(cua_run(&o, &sum, err, sizeof(err)), CUA_OK, "%s", err);
 	cJSON_Delete(cfg);
@@ -327,27 +328,14 @@ Test(run, a_resumed_task_stays_on_its_baselines_gpu)
 {
 	if (!cua_find_nvcc())
 		cr_skip_test("no nvcc: the run engine test builds candidates");
-	const char *bad_syntax = "#include \"cuarena.h\"\nint cua_solve(const struct cua_tensor "
-	                         "*i, int a, struct cua_tensor *o, int b, cudaStream_t s) "
-	                         "{ return this is not C; }\n";
 	put("replay/L1/020-vector-add/turn-1.cu", bad_syntax);
 	put("replay/L1/021-relu/turn-1.cu", bad_syntax);
-	char cache[4200], out[4200], cfgtxt[4400], exe[4200], err[CUA_ERR_LEN] = "";
-	snprintf(exe, sizeof(exe), "%s/cuarena", getenv("CUARENA_BUILD"));
-	snprintf(cache, sizeof(cache), "%s/cache", tmp);
-	snprintf(out, sizeof(out), "%s/out", tmp);
-	snprintf(cfgtxt, sizeof(cfgtxt), "{\"dir\": \"%s/replay\"}", tmp);
-	cJSON *cfg = cJSON_Parse(cfgtxt);
-	struct cua_run_opts o;
-	cua_run_opts_init(&o, getenv("CUARENA_ROOT"), exe, cache);
-	o.agent = cua_agent_find("replay");
-	o.agent_config = cfg;
-	o.tasks_glob = "0[2][01]-*";
+	char err[CUA_ERR_LEN] = "";
+	cJSON *cfg;
+	struct cua_run_opts o = replay_opts(&cfg);
+	const char *out = o.out_dir;
 	o.turns = 1;
-	o.jobs = 2;
 	o.gpus = "3,7";
-	o.out_dir = out;
-	o.require_gpu = false;
 	struct cua_run_summary sum;
 	cr_assert_eq(cua_run(&o, &sum, err, sizeof(err)), CUA_OK, "%s", err);
 
