@@ -180,11 +180,16 @@ def time_fn(fn, args, samples=20):
     return float(np.median(times)), len(times)
 
 
-def time_task(task):
-    fn, names = make_fn(task)
+def timed_inputs(task):
+    """Random inputs at the task's timed shape, drawn from its distributions."""
     timed = [s for s in task["shapes"] if s.get("timed")][0]
     ev = eval_dims(task, timed)
-    args = [random_input(i, [ev(e) for e in i["shape"]]) for i in task["inputs"]]
+    return [random_input(i, [ev(e) for e in i["shape"]]) for i in task["inputs"]]
+
+
+def time_task(task):
+    fn, _ = make_fn(task)
+    args = timed_inputs(task)
     with torch.no_grad():
         eager, n = time_fn(fn, args)
         cfn, compile_s = compiled(fn, args)
@@ -198,9 +203,7 @@ def time_task(task):
 def warm_task(task):
     """Build the task's torch.compile graph once at the timed shape; returns seconds."""
     fn, _ = make_fn(task)
-    timed = [s for s in task["shapes"] if s.get("timed")][0]
-    ev = eval_dims(task, timed)
-    args = [random_input(i, [ev(e) for e in i["shape"]]) for i in task["inputs"]]
+    args = timed_inputs(task)
     with torch.no_grad():
         _, took = compiled(fn, args)
     del args
