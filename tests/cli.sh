@@ -282,10 +282,20 @@ expect_rc 0 "catalogue reads the committed H200 selftest and torch files"
 RELU_ROW=$(grep '^| L1/021-relu ' "$OUT")
 [ "$(grep -o 'torch-eager' <<< "$RELU_ROW" | wc -l)" -eq 1 ]
 check $? "catalogue lists an imported torch figure once (not again from the selftest file)"
-expect_in "$OUT" "cudnn/conv-transpose2d-large-kernel **wrong_output**" \
-	"catalogue shows a baseline that failed the selftest with its verdict"
 cmp -s "$OUT" "$ROOT/docs/CATALOGUE.md"
 check $? "docs/CATALOGUE.md is the catalogue generated from the committed files"
+# a baseline that failed (088's cuDNN baseline did, on the H200, before its fix)
+python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+t = next(t for t in d['tasks'] if t['id'] == 'L1/088-conv-transpose2d-large-kernel')
+b = next(b for b in t['baselines'] if b['subject'].startswith('cudnn/'))
+b['verdict'] = 'wrong_output'; t['ok'] = False
+json.dump(d, open(sys.argv[2], 'w'))" "$ROOT/results/selftest/NVIDIA-H200.json" "$WORK/selftest-failed.json"
+cua catalogue --selftest "$WORK/selftest-failed.json"
+expect_rc 0 "catalogue reads a selftest file with a failed baseline"
+expect_in "$OUT" "cudnn/conv-transpose2d-large-kernel **wrong_output**" \
+	"catalogue shows a baseline that failed the selftest with its verdict"
 
 # ---- env (reset/step over JSON lines) -----------------------------------------
 env_session() {
@@ -425,20 +435,20 @@ cua history "$RES/history"
 expect_rc 0 "history succeeds"
 expect_in "$ERR" "not-a-run" "history names the folder it skipped"
 
-# The run measured on the H200 (results/, partial: cut by the device time limit)
-H200=$ROOT/results/2026-11-29-h200-replay-partial
+# The replay run measured on the H200 (results/: every task, over two invocations)
+H200=$ROOT/results/2026-11-29-h200-replay
 cua table "$H200" --json
 expect_rc 0 "table reads the H200 replay run"
-json_check "j['runs'][0]['groups'][0]['level'] == 'Overall' and abs(j['runs'][0]['groups'][0]['pass'] - 0.21) < 1e-12" \
-	"the H200 replay run: 21 of its 100 tasks correct (the rest never ran)"
+json_check "j['runs'][0]['groups'][0]['level'] == 'Overall' and j['runs'][0]['groups'][0]['pass'] == 1" \
+	"the H200 replay run: all 100 tasks correct (their reference was the third turn)"
 cua board "$H200" --md "$WORK/h200.md" --html "$WORK/h200-html"
 expect_rc 0 "board of the H200 replay run succeeds"
-expect_in "$WORK/h200.md" "| 1 | replay | 1 |" "the board ranks the H200 replay run"
+expect_in "$WORK/h200.md" "| 1 | replay | 1 | NVIDIA H200 |" "the board ranks the H200 replay run, naming its GPU"
 [ -s "$WORK/h200-html/index.html" ]
 check $? "the board's HTML page of the H200 run is written"
 cua compare "$H200" "$H200"
 expect_rc 0 "compare of the H200 run with itself finds no regression"
-expect_in "$OUT" "21 same, 79 fail; 0 regressions" "compare counts the H200 run's tasks"
+expect_in "$OUT" "100 tasks: 100 same; 0 regressions" "compare counts the H200 run's tasks"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

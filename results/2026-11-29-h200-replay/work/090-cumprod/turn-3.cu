@@ -1,0 +1,44 @@
+/* L1/090-cumprod reference: y[b,l] = Π_{j<=l} x[b,j] (torch.cumprod(x, dim=1)),
+ * x, y [B,L] f32, x drawn uniform in [0.95, 1.05].
+ * cua_solve is the nvcc baseline: one block per row, tiles of 256 elements
+ * scanned with warp shuffles and a running carry (scan.cuh); cua_oracle runs the
+ * same scan in double and writes f64.
+ * Build: nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Xcompiler -fPIC -shared
+ *        -cudart shared -Iinclude -Itasks/common -o cumprod.so tasks/L1/090-cumprod/reference.cu
+ * Napkin math (timed B=65536, L=8192): 8·B·L = 4.29 GB at the floor: 1.0 ms at
+ * 4.26 TB/s, ~1.3 ms for a good kernel; B·L multiplies. Range: log x has mean
+ * -4.2e-4 and sd 0.029, so a row's products span ~e^-20..e^9 (no under/overflow).
+ * Rounding: every multiplication rounds once whatever the order, so y[l] carries
+ * ~sqrt(l) relative roundings: ~1.1e-5 max at the timed shape for this kernel and
+ * for a serial scan alike (simulated on the host): rtol 1e-4 leaves ~9x. */
+#include "cuarena.h"
+#include "scan.cuh"
+
+template <typename Acc, typename Out>
+static int cumprod(const struct cua_tensor *in, int n_in, struct cua_tensor *out, int n_out,
+                   cudaStream_t stream)
+{
+	CUA_CHECK(cua_check_counts(in, n_in, 1, out, n_out, 1));
+	const struct cua_tensor *x = &in[0];
+	struct cua_tensor *y = &out[0];
+	CUA_CHECK(cua_check_tensor(x, CUA_F32, 2));
+	CUA_CHECK(cua_check_tensor(y, cua_dtype_of<Out>::value, 2));
+	CUA_CHECK(cua_check_same_shape(x, y));
+
+	cua_scan_rows<Acc, Out, cua_scan_prod, false, false>((const float *)x->data, NULL,
+	                                                     (Out *)y->data, x->shape[0],
+	                                                     x->shape[1], cua_scan_prod(), stream);
+	return (int)cudaGetLastError();
+}
+
+extern "C" int cua_solve(const struct cua_tensor *in, int n_in, struct cua_tensor *out,
+                         int n_out, cudaStream_t stream)
+{
+	return cumprod<float, float>(in, n_in, out, n_out, stream);
+}
+
+extern "C" int cua_oracle(const struct cua_tensor *in, int n_in, struct cua_tensor *out,
+                          int n_out, cudaStream_t stream)
+{
+	return cumprod<double, double>(in, n_in, out, n_out, stream);
+}

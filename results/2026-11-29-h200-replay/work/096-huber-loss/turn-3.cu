@@ -1,0 +1,65 @@
+/* L1/096-huber-loss reference: smooth L1 (Huber) loss with beta = 1, mean over
+ * all N = B·D elements (torch.nn.functional.smooth_l1_loss, beta 1.0, reduction
+ * 'mean'): z = |predictions − targets|, term = z < 1 ? 0.5·z² : z − 0.5;
+ * predictions, targets [B,D] f32, loss [1] f32.
+ * cua_solve is the nvcc baseline: ≤ 1024 blocks of 256 threads, each thread a
+ * grid-stride sum of terms, one block sum per block into a static device array,
+ * then one block sums the partials and divides by N (loss.cuh; deterministic, no
+ * atomics); cua_oracle runs the same launches in double and writes f64.
+ * Build: nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Xcompiler -fPIC -shared
+ *        -cudart shared -Iinclude -Itasks/common -o huber-loss.so tasks/L1/096-huber-loss/reference.cu
+ * Napkin math (timed B=12608, D=32768, N = 413 M): 8·N = 3.30 GB read: 0.78 ms
+ * at 4.26 TB/s, ~1.0 ms for a good kernel; ~5·N flops. This kernel: ~2 ms.
+ * Tolerance (inputs N(0,1), so z ~ |N(0,2)|, about half the terms quadratic, loss
+ * ≈ 0.72, a mean of non-negative terms): this reduction errs by ~1e-7 relative
+ * (loss.cuh); rtol 1e-5 also admits float atomics of up to ~1e4 partials.
+ * Non-degeneracy at the timed shape: a new seed for one input moves a mean of
+ * 4e8 terms by only ~1e-4 relative (rms), so B was chosen with the exact losses
+ * computed on the host for the selftest's seeds 1 and 2: the changes are 8.0x
+ * (seeds), 4.2x (predictions alone) and 13.2x (targets alone) the tolerance. */
+#include "cuarena.h"
+#include "loss.cuh"
+
+#define HUBER_BETA 1.0   /* task.json params.beta */
+
+struct huber_term {
+	const float *p, *t;
+	template <typename Acc> __device__ Acc at(int64_t i) const
+	{
+		const Acc beta = (Acc)HUBER_BETA;
+		Acc z = (Acc)p[i] - (Acc)t[i];
+		z = z < Acc(0) ? -z : z;
+		return z < beta ? Acc(0.5) * z * z / beta : z - Acc(0.5) * beta;
+	}
+};
+
+template <typename Acc, typename Out>
+static int huber_loss(const struct cua_tensor *in, int n_in, struct cua_tensor *out, int n_out,
+                      cudaStream_t stream)
+{
+	CUA_CHECK(cua_check_counts(in, n_in, 2, out, n_out, 1));
+	const struct cua_tensor *p = &in[0], *t = &in[1];
+	struct cua_tensor *loss = &out[0];
+	CUA_CHECK(cua_check_tensor(p, CUA_F32, 2));
+	CUA_CHECK(cua_check_tensor(t, CUA_F32, 2));
+	CUA_CHECK(cua_check_same_shape(p, t));
+	CUA_CHECK(cua_check_tensor(loss, cua_dtype_of<Out>::value, 1));
+	CUA_CHECK(cua_check_dim(loss, 0, 1));
+
+	const int64_t n = cua_numel(p);
+	struct huber_term term = {(const float *)p->data, (const float *)t->data};
+	cua_loss_mean<Acc, Out>(n, term, n, (Out *)loss->data, stream);
+	return (int)cudaGetLastError();
+}
+
+extern "C" int cua_solve(const struct cua_tensor *in, int n_in, struct cua_tensor *out,
+                         int n_out, cudaStream_t stream)
+{
+	return huber_loss<float, float>(in, n_in, out, n_out, stream);
+}
+
+extern "C" int cua_oracle(const struct cua_tensor *in, int n_in, struct cua_tensor *out,
+                          int n_out, cudaStream_t stream)
+{
+	return huber_loss<double, double>(in, n_in, out, n_out, stream);
+}
