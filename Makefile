@@ -16,10 +16,12 @@ BUILD     ?= build
 PREFIX    ?= /usr/local
 
 WARN      := -Wall -Wextra -Werror -Wno-unused-parameter
-GIT_SHA   := $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
+# The commit the harness is built from (+ "-dirty" with uncommitted changes), in
+# one generated object that is rebuilt whenever it changes: run.json's
+# harness.git must name the code that ran, not the commit of the last full build.
+GIT_SHA   := $(shell git describe --always --dirty --abbrev=7 2>/dev/null || echo unknown)
 CFLAGS    ?= -O2 -g
-CFLAGS    += -std=c11 $(WARN) -D_GNU_SOURCE -Iinclude -Iharness -I$(CUDA_HOME)/include \
-             -DCUA_GIT_SHA='"$(GIT_SHA)"'
+CFLAGS    += -std=c11 $(WARN) -D_GNU_SOURCE -Iinclude -Iharness -I$(CUDA_HOME)/include
 NVFLAGS   := -O3 -g -std=c++17 -Iinclude -Iharness -gencode=arch=compute_90a,code=sm_90a \
              -Xcompiler -Wall,-Wextra,-Werror,-Wno-unused-parameter,-fPIC
 LDLIBS    := -L$(CUDA_HOME)/lib64 -lcjson -lcurl -lcrypto -lcudart -lcublas -ldl -lm -lpthread -lstdc++
@@ -35,7 +37,8 @@ endif
 HARNESS_C   := $(filter-out harness/main.c,$(wildcard harness/*.c))
 HARNESS_CU  := $(wildcard harness/*.cu)
 AGENTS_C    := $(wildcard agents/*.c)
-LIB_OBJS    := $(HARNESS_C:%.c=$(BUILD)/obj/%.o) $(HARNESS_CU:%.cu=$(BUILD)/obj/%.o)
+LIB_OBJS    := $(HARNESS_C:%.c=$(BUILD)/obj/%.o) $(HARNESS_CU:%.cu=$(BUILD)/obj/%.o) \
+               $(BUILD)/obj/version.o
 # Agent backends register themselves in a linker section: linked as objects (not
 # from the archive) so none is dropped.
 AGENT_OBJS  := $(AGENTS_C:%.c=$(BUILD)/obj/%.o)
@@ -52,8 +55,18 @@ SOFIXTURES  := $(SOFIX_SRCS:tests/data/so/%.c=$(BUILD)/tests/so/%.so)
 GPU_SRCS    := $(wildcard tests/gpu/*.c)
 BENCH_SRCS  := $(wildcard bench/*.c)
 
-.PHONY: all test gpu-test bench bundle deps install clean check-nvcc fuzz
+.PHONY: all test gpu-test bench bundle deps install clean check-nvcc fuzz FORCE
 all: $(BUILD)/cuarena
+
+$(BUILD)/version.c: FORCE
+	@mkdir -p $(dir $@)
+	@printf 'const char cua_git_sha[] = "%s";\n' '$(GIT_SHA)' > $@.new
+	@if cmp -s $@.new $@; then rm $@.new; else mv $@.new $@; fi
+
+$(BUILD)/obj/version.o: $(BUILD)/version.c
+	$(CC) $(CFLAGS) -c $< -o $@
+
+FORCE:
 
 $(BUILD)/obj/%.o: %.c $(wildcard harness/*.h agents/*.h) include/cuarena.h
 	@mkdir -p $(dir $@)
@@ -115,9 +128,9 @@ FUZZ_CFLAGS  := -std=c11 -g -O1 -D_GNU_SOURCE -Iinclude -Iharness -I$(CUDA_HOME)
 
 FUZZ_LIB_C   := $(filter-out harness/cmd-%.c harness/report-print.c,$(HARNESS_C))
 
-$(BUILD)/fuzz/%: tests/fuzz/%.c $(FUZZ_LIB_C) $(wildcard harness/*.h)
+$(BUILD)/fuzz/%: tests/fuzz/%.c $(FUZZ_LIB_C) $(BUILD)/version.c $(wildcard harness/*.h)
 	@mkdir -p $(dir $@)
-	clang $(FUZZ_CFLAGS) -o $@ $< $(FUZZ_LIB_C) -lcjson -lcurl -lcrypto -ldl -lm -lpthread
+	clang $(FUZZ_CFLAGS) -o $@ $< $(FUZZ_LIB_C) $(BUILD)/version.c -lcjson -lcurl -lcrypto -ldl -lm -lpthread
 
 fuzz: $(FUZZ_BINS)
 	@for b in $(FUZZ_BINS); do n=$$(basename $$b); n=$${n#fuzz-}; \

@@ -35,7 +35,7 @@ static const struct cua_command commands[] = {
 static void help(FILE *f)
 {
 	fprintf(f, "cuarena — a benchmark harness for agent-written CUDA kernels\n\n"
-	           "usage: cuarena [--root DIR] <command> [args]\n\n");
+	           "usage: cuarena [--root DIR] <command> [args]    (cuarena --version)\n\n");
 	for (size_t i = 0; i < CUA_ARRAY_LEN(commands); i++)
 		fprintf(f, "  %s\n", commands[i].usage);
 	fprintf(f, "\nexit codes: 0 ok, 1 something evaluated failed, 2 usage, "
@@ -126,6 +126,10 @@ int main(int argc, char **argv)
 			root_opt = argv[++i];
 		else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			help(stdout);
+			return CUA_EXIT_OK;
+		} else if (!strcmp(argv[i], "--version")) {
+			/* the commit recorded as harness.git in every run.json */
+			printf("cuarena %s (git %s)\n", CUA_VERSION, cua_git_sha);
 			return CUA_EXIT_OK;
 		} else {
 			fprintf(stderr, "cuarena: unknown option '%s'\n", argv[i]);

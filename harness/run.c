@@ -810,7 +810,7 @@ enum cua_status cua_run(const struct cua_run_opts *o, struct cua_run_summary *su
 	cJSON_AddStringToObject(r.run_json, "created", when);
 	cJSON *h = cJSON_AddObjectToObject(r.run_json, "harness");
 	cJSON_AddStringToObject(h, "version", CUA_VERSION);
-	cJSON_AddStringToObject(h, "git", CUA_GIT_SHA);
+	cJSON_AddStringToObject(h, "git", cua_git_sha);
 	cJSON_AddStringToObject(r.run_json, "catalogue_hash", cat.hash);
 	const char *nv = cua_nvcc_version(o->eval.build.nvcc);
 	cJSON_AddStringToObject(r.run_json, "nvcc", nv ? nv : "");

@@ -100,6 +100,14 @@ expect_in "$OUT" "exit codes" "help explains the exit codes"
 cua --help
 expect_rc 0 "--help succeeds"
 
+# run.json's harness.git is the commit of the code that runs, not of the last full
+# build (a bundle once recorded a commit two changes older than its run engine)
+cua --version
+expect_rc 0 "--version succeeds"
+if TREE=$(git -C "$ROOT" describe --always --dirty --abbrev=7 2>/dev/null); then
+	expect_in "$OUT" "(git $TREE)" "--version names the commit of the tree it was built from"
+fi
+
 cua --root /nonexistent list
 expect_rc 3 "--root without a catalogue is an environment error"
 expect_in "$ERR" "/nonexistent" "--root without a catalogue names the folder"
