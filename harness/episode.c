@@ -3,9 +3,11 @@
 #include "episode.h"
 #include "cli.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <string.h>
+#include <time.h>
 #include <cjson/cJSON.h>
 
 #define LOG_FEEDBACK_MAX 4000   /* compile log bytes fed back */
@@ -119,6 +121,32 @@ static char *feedback(const struct cua_episode *ep, const struct cua_step *st)
 
 static void account(struct cua_episode *ep, const struct cua_step *step);
 
+enum cua_status cua_gpu_lock(pthread_mutex_t *lock, const volatile sig_atomic_t *stop)
+{
+	if (!stop)
+		return pthread_mutex_lock(lock) == 0 ? CUA_OK : CUA_E_SYSTEM;
+	for (;;) {
+		if (*stop)
+			return CUA_E_INTERRUPTED;
+		struct timespec until;
+		clock_gettime(CLOCK_REALTIME, &until);
+		until.tv_nsec += 50 * 1000 * 1000;   /* look at *stop every 50 ms */
+		if (until.tv_nsec >= 1000000000L) {
+			until.tv_sec++;
+			until.tv_nsec -= 1000000000L;
+		}
+		int rc = pthread_mutex_timedlock(lock, &until);
+		if (rc == 0) {
+			if (!*stop)
+				return CUA_OK;
+			pthread_mutex_unlock(lock);
+			return CUA_E_INTERRUPTED;
+		}
+		if (rc != ETIMEDOUT)
+			return CUA_E_SYSTEM;
+	}
+}
+
 static enum cua_status write_source(const char *path, const char *code, char *err,
                                     size_t errlen)
 {
@@ -155,8 +183,16 @@ enum cua_status cua_episode_step(struct cua_episode *ep, const char *code,
 		if (st != CUA_OK)
 			return st;
 		/* ...the GPU one evaluation at a time. */
-		if (ep->gpu_lock)
-			pthread_mutex_lock(ep->gpu_lock);
+		st = ep->gpu_lock ? cua_gpu_lock(ep->gpu_lock, ep->stop) : CUA_OK;
+		if (st != CUA_OK) {
+			cua_build_free(&b);
+			ep->turn--;
+			step->turn = 0;
+			cua_errf(err, errlen, "%s while turn %d of %s waited for the GPU",
+			         st == CUA_E_INTERRUPTED ? "interrupted" : "the GPU lock failed",
+			         ep->turn + 1, t->id);
+			return st;
+		}
 		st = cua_eval_built(t, src, ep->opts, &b, &step->eval, NULL, err, errlen);
 		if (ep->gpu_lock)
 			pthread_mutex_unlock(ep->gpu_lock);

@@ -5,6 +5,7 @@
 #define CUA_EPISODE_H
 
 #include <pthread.h>
+#include <signal.h>
 
 #include "common.h"
 #include "eval.h"
@@ -21,6 +22,8 @@ struct cua_episode {
 	struct cua_ceilings ceilings;       /* of the baselines' GPU, when known */
 	const struct cua_report *base;      /* borrowed: the task's baselines */
 	pthread_mutex_t *gpu_lock;          /* borrowed; NULL = no locking */
+	const volatile sig_atomic_t *stop;  /* borrowed; NULL = never: set while a step
+	                                     * waits for the GPU, the step gives up */
 	enum cua_reward_kind reward_kind;
 	int turn;                           /* turns taken so far */
 	int max_turns;
@@ -45,6 +48,11 @@ enum cua_status cua_episode_begin(struct cua_episode *ep, const struct cua_task 
                                   const char *workdir, pthread_mutex_t *gpu_lock,
                                   char *err, size_t errlen);
 
+/* Takes a GPU lock, giving up when *stop (may be NULL) becomes non-zero while
+ * waiting: CUA_E_INTERRUPTED, the lock not held. A run told to stop evaluates
+ * nothing more than what already holds the GPU. */
+enum cua_status cua_gpu_lock(pthread_mutex_t *lock, const volatile sig_atomic_t *stop);
+
 /* What one step produced. */
 struct cua_step {
 	int turn;
@@ -60,7 +68,8 @@ struct cua_step {
 /* Evaluates `code` as the episode's next turn (code NULL: the agent's reply had
  * none; `note` says why and the turn scores as incorrect). Builds without the
  * GPU lock, evaluates holding it. Fills step (free with cua_step_clear) and the
- * next observation. */
+ * next observation. CUA_E_INTERRUPTED: ep->stop was set while the built kernel
+ * waited for the GPU; the turn is not taken (ep->turn unchanged). */
 enum cua_status cua_episode_step(struct cua_episode *ep, const char *code,
                                  const char *note, struct cua_step *step, char *err,
                                  size_t errlen);

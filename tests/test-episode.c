@@ -4,9 +4,13 @@
  * once recorded every candidate with pct_sol 0 (and no speed-of-light check)
  * while its baselines had theirs. */
 #include <criterion/criterion.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "compile.h"
 #include "episode.h"
 
 static char tmp[4096];
@@ -78,6 +82,72 @@ Test(episode, no_ceilings_without_a_known_gpu_or_file)
 	cua_task_free(t);
 	begin(&ep, &t, &base, &o, "Some Other GPU");
 	cr_expect_null(ep.opts->ceilings);
+	cua_episode_free(&ep);
+	cua_task_free(t);
+}
+
+static pthread_mutex_t held = PTHREAD_MUTEX_INITIALIZER;
+static volatile sig_atomic_t stop_flag;
+
+static void *set_stop_later(void *arg)
+{
+	(void)arg;
+	usleep(200 * 1000);
+	stop_flag = 1;
+	return NULL;
+}
+
+/* Ctrl-C stops a run at once: a kernel waiting for the GPU is not evaluated.
+ * (The H200 replay run, told to stop, went on evaluating every built kernel
+ * queued for the GPU and was killed 30 s later.) */
+Test(episode, a_wait_for_the_gpu_gives_up_when_told_to_stop)
+{
+	pthread_mutex_t free_lock = PTHREAD_MUTEX_INITIALIZER;
+	stop_flag = 0;
+	cr_assert_eq(cua_gpu_lock(&free_lock, &stop_flag), CUA_OK);
+	pthread_mutex_unlock(&free_lock);
+	cr_assert_eq(cua_gpu_lock(&free_lock, NULL), CUA_OK);
+	pthread_mutex_unlock(&free_lock);
+
+	pthread_mutex_lock(&held);                  /* another evaluation holds the GPU */
+	pthread_t th;
+	cr_assert_eq(pthread_create(&th, NULL, set_stop_later, NULL), 0);
+	double t0 = cua_now();
+	cr_expect_eq(cua_gpu_lock(&held, &stop_flag), CUA_E_INTERRUPTED);
+	double waited = cua_now() - t0;
+	pthread_join(th, NULL);
+	cr_expect(waited >= 0.15 && waited < 5, "gave up after %.3f s", waited);
+	pthread_mutex_unlock(&held);
+	cr_expect_eq(cua_gpu_lock(&held, &stop_flag), CUA_E_INTERRUPTED,
+	             "a stopped run does not take even a free GPU");
+}
+
+Test(episode, an_interrupted_turn_is_not_taken)
+{
+	if (!cua_find_nvcc())
+		cr_skip_test("no nvcc: the step builds the candidate before the GPU wait");
+	struct cua_episode ep;
+	struct cua_task *t;
+	struct cua_report base;
+	struct cua_eval_opts o;
+	begin(&ep, &t, &base, &o, NULL);
+	char path[4200], *code = NULL, err[CUA_ERR_LEN] = "";
+	snprintf(path, sizeof(path), "%s/tasks/L1/021-relu/reference.cu", root());
+	cr_assert_eq(cua_read_file(path, 1 << 20, &code, NULL, err, sizeof(err)), CUA_OK, "%s",
+	             err);
+	pthread_mutex_lock(&held);
+	stop_flag = 1;
+	ep.gpu_lock = &held;
+	ep.stop = &stop_flag;
+	struct cua_step step;
+	cr_expect_eq(cua_episode_step(&ep, code, NULL, &step, err, sizeof(err)),
+	             CUA_E_INTERRUPTED);
+	cr_expect(strstr(err, "interrupted") && strstr(err, "turn 1"), "%s", err);
+	cr_expect_eq(ep.turn, 0, "the turn is taken again on resume");
+	cr_expect_not(ep.done);
+	cua_step_clear(&step);
+	pthread_mutex_unlock(&held);
+	free(code);
 	cua_episode_free(&ep);
 	cua_task_free(t);
 }
