@@ -86,6 +86,7 @@ int cmd_run(struct cua_cli *cli, int argc, char **argv)
 			char *end;
 			o.eval.max_time_s = strtod(argv[++i], &end);
 			ok = !*end && o.eval.max_time_s > 0;
+			o.max_time_given = true;
 		} else
 			ok = false;
 		if (!ok) {
@@ -136,14 +137,17 @@ int cmd_run(struct cua_cli *cli, int argc, char **argv)
 		           ? CUA_EXIT_USAGE
 		           : CUA_EXIT_FAILED;
 	}
-	/* GPU-hours: wall time on every device evaluating */
-	double gpu_h = sum.wall_s * (sum.gpus > 0 ? sum.gpus : 1) / 3600;
+	/* GPU-hours: wall time on every device evaluating, over every segment */
+	double gpu_h = sum.gpu_s / 3600;
 	double per_hour = gpu_h > 0 ? sum.evaluations / gpu_h : 0;
 	double idle = gpu_h > 0 ? 100 * (1 - sum.gpu_busy_s / (gpu_h * 3600)) : 0;
-	printf("run %s: %d/%d tasks done, %d with a correct kernel; %d candidates in %.1f s "
+	char segs[64] = "";
+	if (sum.segments > 1)
+		snprintf(segs, sizeof(segs), " over %d invocations", sum.segments);
+	printf("run %s: %d/%d tasks done, %d with a correct kernel; %d candidates in %.1f s%s "
 	       "on %d GPU%s (%.0f per GPU-hour, GPU idle %.0f%%)%s\n",
 	       sum.out_dir, sum.tasks_done, sum.tasks, sum.tasks_correct, sum.evaluations,
-	       sum.wall_s, sum.gpus, sum.gpus == 1 ? "" : "s", per_hour, idle < 0 ? 0 : idle,
-	       sum.interrupted ? "; interrupted" : "");
+	       sum.wall_s, segs, sum.gpus, sum.gpus == 1 ? "" : "s", per_hour,
+	       idle < 0 ? 0 : idle, sum.interrupted ? "; interrupted" : "");
 	return sum.interrupted ? CUA_EXIT_FAILED : CUA_EXIT_OK;
 }

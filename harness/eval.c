@@ -4,6 +4,7 @@
 #include "symcheck.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <pthread.h>
 #include <string.h>
 #include <sys/random.h>
@@ -671,6 +672,35 @@ cJSON *cua_device_to_json(const struct cua_device *d)
 	cJSON_AddNumberToObject(o, "driver", d->driver);
 	cJSON_AddNumberToObject(o, "runtime", d->runtime);
 	return o;
+}
+
+void cua_device_from_json(const cJSON *o, struct cua_device *d)
+{
+	memset(d, 0, sizeof(*d));
+	const cJSON *name = cJSON_GetObjectItemCaseSensitive(o, "name");
+	if (!cJSON_IsString(name) || !name->valuestring[0])
+		return;
+	d->known = true;
+	snprintf(d->name, sizeof(d->name), "%s", name->valuestring);
+	const cJSON *dv = cJSON_GetObjectItemCaseSensitive(o, "driver_version");
+	if (cJSON_IsString(dv))
+		snprintf(d->driver_version, sizeof(d->driver_version), "%s", dv->valuestring);
+	static const struct { const char *key; size_t at; } ints[] = {
+		{"cc_major", offsetof(struct cua_device, cc_major)},
+		{"cc_minor", offsetof(struct cua_device, cc_minor)},
+		{"sms", offsetof(struct cua_device, sms)},
+		{"driver", offsetof(struct cua_device, driver)},
+		{"runtime", offsetof(struct cua_device, runtime)},
+	};
+	for (size_t i = 0; i < CUA_ARRAY_LEN(ints); i++) {
+		const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, ints[i].key);
+		if (cJSON_IsNumber(v))
+			*(int *)((char *)d + ints[i].at) = cua_to_int(v->valuedouble);
+	}
+	const cJSON *l2 = cJSON_GetObjectItemCaseSensitive(o, "l2_bytes");
+	const cJSON *mem = cJSON_GetObjectItemCaseSensitive(o, "mem_bytes");
+	d->l2_bytes = cJSON_IsNumber(l2) && l2->valuedouble > 0 ? l2->valuedouble : 0;
+	d->mem_bytes = cJSON_IsNumber(mem) && mem->valuedouble > 0 ? mem->valuedouble : 0;
 }
 
 cJSON *cua_report_to_json(const struct cua_report *r)

@@ -139,6 +139,8 @@ double cua_speedup(const struct cua_eval *baseline, const struct cua_eval *cand)
 
 struct cJSON *cua_report_to_json(const struct cua_report *r);
 struct cJSON *cua_device_to_json(const struct cua_device *d);
+/* Reads cua_device_to_json's object back; known only when it has a name. */
+void cua_device_from_json(const struct cJSON *o, struct cua_device *d);
 
 /* Adds the imported torch-eager / torch-compile figures of task t for GPU `gpu`
  * (root/baselines/torch/<GPU>.json, written by tools/torch_check.py) to r.

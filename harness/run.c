@@ -160,9 +160,16 @@ struct run {
 	void *agent;
 	struct writer w;
 	struct cua_device device;
-	bool device_written;
-	int done, correct, evaluations, in_flight;
+	int done, correct, evaluations, in_flight;   /* evaluations: all the run kept */
+	/* This invocation is one segment of the run (a resumed run has several):
+	 * its evaluations, GPU time and wall time, recorded in run.json's
+	 * "segments" after every evaluation, so a killed one still counts. */
+	int seg_evals;
 	double t0, gpu_busy;
+	double prior_wall, prior_busy, prior_gpu_s;    /* the earlier segments' sums */
+	int n_prior_segments;
+	double max_time_s;                             /* timing cap, run.json's */
+	cJSON *segment;                                /* ours, in run_json */
 	bool tty;
 	char run_dir[4096];
 	cJSON *run_json;
@@ -189,13 +196,28 @@ static void progress(struct run *r, const char *line)
 
 static void write_run_json(struct run *r, const struct cua_run_summary *sum);
 
+/* Brings this segment's record up to date and rewrites run.json. Holds r->lock. */
+static void checkpoint(struct run *r)
+{
+	cJSON *g = r->segment;
+	cJSON_ReplaceItemInObject(g, "wall_s", cJSON_CreateNumber(cua_now() - r->t0));
+	cJSON_ReplaceItemInObject(g, "evaluations", cJSON_CreateNumber(r->seg_evals));
+	cJSON_ReplaceItemInObject(g, "gpu_busy_s", cJSON_CreateNumber(r->gpu_busy));
+	cJSON_ReplaceItemInObject(g, "interrupted", cJSON_CreateBool(interrupted != 0));
+	write_run_json(r, NULL);
+}
+
 /* Measures the task's baselines once (holding the GPU) and records them. */
 static enum cua_status measure_baselines(struct run *r, const struct cua_task *t, int slot,
                                          const struct cua_eval_opts *eo,
                                          struct cua_report *rep, char *err,
                                          size_t errlen)
 {
-	pthread_mutex_lock(&r->gpu[slot]);
+	if (cua_gpu_lock(&r->gpu[slot], &interrupted) != CUA_OK) {
+		cua_errf(err, errlen, "interrupted before the baselines of %s were measured",
+		         t->id);
+		return CUA_E_INTERRUPTED;
+	}
 	double g0 = cua_now();
 	enum cua_status st = cua_report_run(t, NULL, eo, rep, err, errlen);
 	double busy = cua_now() - g0;
@@ -203,12 +225,8 @@ static enum cua_status measure_baselines(struct run *r, const struct cua_task *t
 	pthread_mutex_lock(&r->lock);
 	r->gpu_busy += busy;
 	if (rep->device.known && !r->device.known)
-		r->device = rep->device;
-	if (r->device.known && !r->device_written) {
-		/* now, not only at the end: a run cut short still names its GPU */
-		write_run_json(r, NULL);
-		r->device_written = true;
-	}
+		r->device = rep->device;   /* written now: a run cut short names its GPU */
+	checkpoint(r);
 	pthread_mutex_unlock(&r->lock);
 	if (st != CUA_OK)
 		return st;
@@ -298,11 +316,13 @@ static void run_episode(struct run *r, const struct cua_task *t, int slot, struc
 	struct cua_report base;
 	struct cua_episode ep;
 	void *aep = NULL;
+	enum cua_status st;
 
 	memset(&ep, 0, sizeof(ep));
 	memset(&base, 0, sizeof(base));
 	/* this task's baselines and candidates all run on one device */
 	struct cua_eval_opts eo = r->o->eval;
+	eo.max_time_s = r->max_time_s;      /* the run's own, also when resumed */
 	if (r->gpu_name[slot][0])
 		eo.gpu = r->gpu_name[slot];
 	if (p && p->ended) {
@@ -317,8 +337,13 @@ static void run_episode(struct run *r, const struct cua_task *t, int slot, struc
 		base = p->base;            /* measured before the restart: not again */
 		memset(&p->base, 0, sizeof(p->base));
 		p->have_base = false;
-	} else if (measure_baselines(r, t, slot, &eo, &base, err, sizeof(err)) != CUA_OK) {
-		snprintf(reason, sizeof(reason), "harness failed: %.480s", err);
+		pthread_mutex_lock(&r->lock);
+		if (!base.device.known)
+			base.device = r->device;
+		pthread_mutex_unlock(&r->lock);
+	} else if ((st = measure_baselines(r, t, slot, &eo, &base, err, sizeof(err))) != CUA_OK) {
+		snprintf(reason, sizeof(reason), st == CUA_E_INTERRUPTED ? "interrupted"
+		         : "harness failed: %.480s", err);
 		goto out_report;
 	}
 	const char *folder = strrchr(t->id, '/');
@@ -329,6 +354,7 @@ static void run_episode(struct run *r, const struct cua_task *t, int slot, struc
 		snprintf(reason, sizeof(reason), "harness failed: %.480s", err);
 		goto out_report;
 	}
+	ep.stop = &interrupted;
 	if (p && p->n_steps)
 		restore_prior(r, t, &ep, p);
 	if (ai->begin && ai->begin(r->agent, t->id, r->o->root, &aep, err, sizeof(err))) {
@@ -349,7 +375,7 @@ static void run_episode(struct run *r, const struct cua_task *t, int slot, struc
 		char prompt_sha[65];
 		cua_sha256_hex(ep.obs_text, strlen(ep.obs_text), prompt_sha);
 		char *observation = strdup(ep.obs_text);
-		enum cua_status st = ai->propose(r->agent, aep, &obs, &act, err, sizeof(err));
+		st = ai->propose(r->agent, aep, &obs, &act, err, sizeof(err));
 		if (st != CUA_OK) {
 			snprintf(reason, sizeof(reason), "agent failed: %.480s", err);
 			free(observation);
@@ -365,23 +391,25 @@ static void run_episode(struct run *r, const struct cua_task *t, int slot, struc
 		struct cua_step step;
 		st = cua_episode_step(&ep, act.code, act.note, &step, err, sizeof(err));
 		if (st != CUA_OK) {
-			snprintf(reason, sizeof(reason), "harness failed: %.480s", err);
+			snprintf(reason, sizeof(reason), st == CUA_E_INTERRUPTED ? "interrupted"
+			         : "harness failed: %.480s", err);
 			free(observation);
 			cua_action_clear(&act);
 			cua_step_clear(&step);
 			break;
 		}
-		pthread_mutex_lock(&r->lock);
-		r->evaluations++;
-		r->gpu_busy += step.eval.run_s;
-		pthread_mutex_unlock(&r->lock);
-
 		cJSON *ev = cua_step_to_json(&step);
 		cJSON_AddStringToObject(ev, "task", t->id);
 		cJSON_AddNumberToObject(ev, "level", t->level);
 		if (eo.gpu)
 			cJSON_AddStringToObject(ev, "gpu", eo.gpu);
 		put_line(&r->w, r->w.evals, ev);
+		pthread_mutex_lock(&r->lock);
+		r->evaluations++;
+		r->seg_evals++;
+		r->gpu_busy += step.eval.run_s;
+		checkpoint(r);
+		pthread_mutex_unlock(&r->lock);
 
 		write_turn(r, t, &step, prompt_sha, observation, &act, false);
 		free(observation);
@@ -700,6 +728,8 @@ static void write_run_json(struct run *r, const struct cua_run_summary *sum)
 		cJSON_AddNumberToObject(s, "evaluations", sum->evaluations);
 		cJSON_AddNumberToObject(s, "wall_s", sum->wall_s);
 		cJSON_AddNumberToObject(s, "gpu_busy_s", sum->gpu_busy_s);
+		cJSON_AddNumberToObject(s, "gpu_s", sum->gpu_s);
+		cJSON_AddNumberToObject(s, "segments", sum->segments);
 		cJSON_AddNumberToObject(s, "gpus", sum->gpus);
 		cJSON_AddBoolToObject(s, "interrupted", sum->interrupted);
 	}
@@ -708,6 +738,62 @@ static void write_run_json(struct run *r, const struct cua_run_summary *sum)
 	if (cua_write_file(path, txt, strlen(txt), err, sizeof(err)) != CUA_OK)
 		fprintf(stderr, "cuarena run: %s\n", err);
 	free(txt);
+}
+
+/* Sums the earlier segments of a resumed run and appends this invocation's. A
+ * run.json from before segments were recorded has one in its summary. */
+static enum cua_status open_segment(struct run *r, const char *when, char *err,
+                                    size_t errlen)
+{
+	cJSON *segs = cJSON_GetObjectItemCaseSensitive(r->run_json, "segments");
+	if (!segs) {
+		segs = cJSON_AddArrayToObject(r->run_json, "segments");
+		const cJSON *old = cJSON_GetObjectItemCaseSensitive(r->run_json, "summary");
+		if (cJSON_IsObject(old)) {
+			cJSON *g = cJSON_CreateObject();
+			const cJSON *c = cJSON_GetObjectItemCaseSensitive(r->run_json, "created");
+			cJSON_AddStringToObject(g, "started", cJSON_IsString(c) ? c->valuestring : "");
+			static const char *const keys[] = {"gpus", "wall_s", "evaluations",
+			                                   "gpu_busy_s", "interrupted"};
+			for (size_t k = 0; k < CUA_ARRAY_LEN(keys); k++) {
+				const cJSON *v = cJSON_GetObjectItemCaseSensitive(old, keys[k]);
+				if (v)
+					cJSON_AddItemToObject(g, keys[k], cJSON_Duplicate(v, true));
+			}
+			cJSON_AddItemToArray(segs, g);
+		}
+	}
+	if (!cJSON_IsArray(segs)) {
+		cua_errf(err, errlen, "%s/run.json: segments: not an array", r->run_dir);
+		return CUA_E_PARSE;
+	}
+	int i = 0;
+	const cJSON *g;
+	cJSON_ArrayForEach(g, segs) {
+		const cJSON *w = cJSON_GetObjectItemCaseSensitive(g, "wall_s");
+		const cJSON *b = cJSON_GetObjectItemCaseSensitive(g, "gpu_busy_s");
+		const cJSON *n = cJSON_GetObjectItemCaseSensitive(g, "gpus");
+		if (!cJSON_IsNumber(w) || !cJSON_IsNumber(b) || !(w->valuedouble >= 0) ||
+		    !(b->valuedouble >= 0) || (n && !(cJSON_IsNumber(n) && n->valuedouble >= 1))) {
+			cua_errf(err, errlen, "%s/run.json: segments[%d]: wall_s and gpu_busy_s must "
+			         "be numbers >= 0 (gpus >= 1)", r->run_dir, i);
+			return CUA_E_PARSE;
+		}
+		r->prior_wall += w->valuedouble;
+		r->prior_busy += b->valuedouble;
+		r->prior_gpu_s += w->valuedouble * (n ? n->valuedouble : 1);
+		i++;
+	}
+	r->n_prior_segments = i;
+	r->segment = cJSON_CreateObject();
+	cJSON_AddStringToObject(r->segment, "started", when);
+	cJSON_AddNumberToObject(r->segment, "gpus", r->n_gpus);
+	cJSON_AddNumberToObject(r->segment, "wall_s", 0);
+	cJSON_AddNumberToObject(r->segment, "evaluations", 0);
+	cJSON_AddNumberToObject(r->segment, "gpu_busy_s", 0);
+	cJSON_AddBoolToObject(r->segment, "interrupted", false);
+	cJSON_AddItemToArray(segs, r->segment);
+	return CUA_OK;
 }
 
 enum cua_status cua_run(const struct cua_run_opts *o, struct cua_run_summary *sum,
@@ -798,6 +884,10 @@ enum cua_status cua_run(const struct cua_run_opts *o, struct cua_run_summary *su
 		if (!cJSON_IsArray(res))
 			res = cJSON_AddArrayToObject(r.run_json, "resumed");
 		cJSON_AddItemToArray(res, cJSON_CreateString(when));
+		/* the GPU the run was measured on: restored baselines are of it, and the
+		 * candidates that follow them get its ceilings (%SOL, speed of light) */
+		cua_device_from_json(cJSON_GetObjectItemCaseSensitive(r.run_json, "device"),
+		                     &r.device);
 		st = load_prior(&r, err, errlen);
 		if (st != CUA_OK)
 			goto out_agent;
@@ -826,6 +916,7 @@ enum cua_status cua_run(const struct cua_run_opts *o, struct cua_run_summary *su
 		cJSON_AddStringToObject(a, "prompts_sha256", prompts);
 	cJSON_AddNumberToObject(r.run_json, "turns", o->turns);
 	cJSON_AddStringToObject(r.run_json, "reward", cua_reward_name(o->reward));
+	cJSON_AddNumberToObject(r.run_json, "max_time_s", o->eval.max_time_s);
 	cJSON *ps = cJSON_AddArrayToObject(r.run_json, "public_seeds");
 	for (int i = 0; i < 3; i++)
 		cJSON_AddItemToArray(ps, cJSON_CreateNumber((double)o->eval.seeds[i]));
@@ -833,6 +924,24 @@ enum cua_status cua_run(const struct cua_run_opts *o, struct cua_run_summary *su
 	for (int i = 0; i < r.n_tasks; i++)
 		cJSON_AddItemToArray(tl, cJSON_CreateString(r.tasks[i]->id));
 files:
+	/* every kernel of a run is timed alike: a resume keeps the run's cap */
+	r.max_time_s = o->eval.max_time_s;
+	const cJSON *mt = cJSON_GetObjectItemCaseSensitive(r.run_json, "max_time_s");
+	if (cJSON_IsNumber(mt) && mt->valuedouble > 0) {
+		if (o->max_time_given && fabs(mt->valuedouble - o->eval.max_time_s) > 1e-9) {
+			cua_errf(err, errlen, "--max-time-s %g: the run in %s timed its kernels with "
+			         "%g s (run.json max_time_s); resume without --max-time-s or with that",
+			         o->eval.max_time_s, r.run_dir, mt->valuedouble);
+			st = CUA_E_USAGE;
+			goto out_agent;
+		}
+		r.max_time_s = mt->valuedouble;
+	} else
+		cJSON_AddNumberToObject(r.run_json, "max_time_s", r.max_time_s);
+	if (open_segment(&r, when, err, errlen) != CUA_OK) {
+		st = CUA_E_PARSE;
+		goto out_agent;
+	}
 	if (o->gpus) {
 		cJSON_DeleteItemFromObject(r.run_json, "gpus");
 		cJSON *gl = cJSON_AddArrayToObject(r.run_json, "gpus");
@@ -881,10 +990,15 @@ files:
 	sum->tasks_done = r.done;
 	sum->tasks_correct = r.correct;
 	sum->evaluations = r.evaluations;
-	sum->wall_s = cua_now() - r.t0;
-	sum->gpu_busy_s = r.gpu_busy;
+	/* the whole run, every segment: a resumed run's throughput is its total */
+	double wall = cua_now() - r.t0;
+	sum->wall_s = r.prior_wall + wall;
+	sum->gpu_busy_s = r.prior_busy + r.gpu_busy;
+	sum->gpu_s = r.prior_gpu_s + wall * r.n_gpus;
+	sum->segments = r.n_prior_segments + 1;
 	sum->gpus = r.n_gpus;
 	sum->interrupted = interrupted != 0;
+	checkpoint(&r);
 	write_run_json(&r, sum);
 	if (r.w.failed) {
 		cua_errf(err, errlen, "%s", r.w.err);

@@ -32,6 +32,8 @@ struct cua_run_opts {
 	const char *const *task_ids;        /* explicit task list (resume); NULL = select */
 	int n_task_ids;
 	struct cua_eval_opts eval;
+	bool max_time_given;                /* eval.max_time_s was asked for: a resume
+	                                     * refuses it unless it is the run's own */
 };
 
 void cua_run_opts_init(struct cua_run_opts *o, const char *root, const char *self_exe,
@@ -48,7 +50,11 @@ struct cua_run_summary {
 	int tasks, tasks_done, tasks_correct;
 	int evaluations;                    /* candidate evaluations */
 	int gpus;                           /* devices evaluating */
-	double wall_s, gpu_busy_s;          /* gpu_busy_s: summed over the devices */
+	/* Over every segment of the run (a resumed run has one per invocation):
+	 * wall_s, gpu_busy_s summed over the devices, gpu_s the GPU-seconds held
+	 * (each segment's wall time times its devices). */
+	double wall_s, gpu_busy_s, gpu_s;
+	int segments;
 	bool interrupted;
 };
 

@@ -375,3 +375,106 @@ Test(run, a_resumed_task_stays_on_its_baselines_gpu)
 	free(buf);
 	cr_expect_eq(n, 2, "one evaluation per task after the resume");
 }
+
+static cJSON *read_run_json(const char *dir)
+{
+	char p[4400], *buf = NULL;
+	snprintf(p, sizeof(p), "%s/run.json", dir);
+	cr_assert_eq(cua_read_file(p, 1 << 20, &buf, NULL, NULL, 0), CUA_OK, "%s", p);
+	cJSON *j = cJSON_Parse(buf);
+	free(buf);
+	cr_assert_not_null(j);
+	return j;
+}
+
+static double num(const cJSON *o, const char *k)
+{
+	const cJSON *v = cJSON_GetObjectItem(o, k);
+	cr_assert(cJSON_IsNumber(v), "%s is not a number", k);
+	return v->valuedouble;
+}
+
+/* A resumed run's throughput is that of the whole run, and it keeps its GPU. The
+ * H200 replay run of 2026-11-29 was cut by a device call's limit and resumed: its
+ * summary divided all 300 evaluations by the last invocation's 204 s alone (2650
+ * per GPU-hour where the whole run made about 720), and the 22 tasks that went on
+ * from restored baselines recorded their correct candidates without %SOL. */
+Test(run, a_resumed_run_counts_the_time_of_every_invocation)
+{
+	if (!cua_find_nvcc())
+		cr_skip_test("no nvcc: the run engine test builds candidates");
+	put("replay/L1/020-vector-add/turn-1.cu", bad_syntax);
+	put("replay/L1/021-relu/turn-1.cu", bad_syntax);
+	char err[CUA_ERR_LEN] = "";
+	cJSON *cfg;
+	struct cua_run_opts o = replay_opts(&cfg);
+	o.turns = 1;
+	o.gpus = "0,1";
+	struct cua_run_summary first, again;
+	cr_assert_eq(cua_run(&o, &first, err, sizeof(err)), CUA_OK, "%s", err);
+	cr_expect_eq(first.segments, 1);
+	cr_expect_eq(first.evaluations, 2);
+	cr_expect_float_eq(first.gpu_s, first.wall_s * 2, 1e-9);
+
+	/* a segment before this one, of a run.json from before segments existed */
+	cJSON *run = read_run_json(o.out_dir);
+	cJSON *segs = cJSON_GetObjectItem(run, "segments");
+	cr_assert_eq(cJSON_GetArraySize(segs), 1);
+	cr_expect_eq(num(cJSON_GetArrayItem(segs, 0), "evaluations"), 2);
+	cr_expect_eq(num(cJSON_GetArrayItem(segs, 0), "gpus"), 2);
+	cJSON_DeleteItemFromObject(run, "segments");
+	/* and measured on an H200: resumed, the run still says so (its restored
+	 * baselines are of that GPU, and its candidates get that GPU's ceilings) */
+	cJSON_ReplaceItemInObject(run, "device",
+	                          cJSON_Parse("{\"name\": \"NVIDIA H200\", \"sms\": 132}"));
+	cJSON *s = cJSON_GetObjectItem(run, "summary");
+	cJSON_ReplaceItemInObject(s, "wall_s", cJSON_CreateNumber(100));
+	cJSON_ReplaceItemInObject(s, "gpu_busy_s", cJSON_CreateNumber(150));
+	char p[4400], *txt = cJSON_Print(run);
+	snprintf(p, sizeof(p), "%s/run.json", o.out_dir);
+	cr_assert_eq(cua_write_file(p, txt, strlen(txt), err, sizeof(err)), CUA_OK);
+	free(txt);
+	cJSON_Delete(run);
+
+	/* resumed once: nothing is left to do, the figures are still the whole run's */
+	const char *ids[] = {"L1/020-vector-add", "L1/021-relu"};
+	o.tasks_glob = NULL;
+	o.task_ids = ids;
+	o.n_task_ids = 2;
+	o.resume = true;
+	cr_assert_eq(cua_run(&o, &again, err, sizeof(err)), CUA_OK, "%s", err);
+	cr_expect_eq(again.evaluations, 2);
+	cr_expect_eq(again.segments, 2);
+	cr_expect_geq(again.wall_s, 100);
+	cr_expect_lt(again.wall_s - 100, first.wall_s + 30);
+	cr_expect_geq(again.gpu_s, 200, "both invocations held two GPUs");
+	cr_expect_geq(again.gpu_busy_s, 150);
+
+	run = read_run_json(o.out_dir);
+	segs = cJSON_GetObjectItem(run, "segments");
+	cr_assert_eq(cJSON_GetArraySize(segs), 2);
+	cr_expect_eq(num(cJSON_GetArrayItem(segs, 0), "wall_s"), 100);
+	cr_expect_eq(num(cJSON_GetArrayItem(segs, 1), "evaluations"), 0);
+	cr_expect_float_eq(num(cJSON_GetObjectItem(run, "summary"), "wall_s"), again.wall_s, 1e-6);
+	cr_expect_str_eq(str(cJSON_GetObjectItem(run, "device"), "name"), "NVIDIA H200");
+	cr_expect_eq(num(cJSON_GetObjectItem(run, "device"), "sms"), 132);
+
+	cr_expect_eq(num(run, "max_time_s"), 3, "the default timing cap is recorded");
+
+	/* a resume times its kernels as the run did */
+	o.eval.max_time_s = 1;
+	o.max_time_given = true;
+	cr_expect_eq(cua_run(&o, &again, err, sizeof(err)), CUA_E_USAGE);
+	cr_expect(strstr(err, "--max-time-s 1") && strstr(err, "max_time_s"), "%s", err);
+	o.eval.max_time_s = 3;
+
+	/* a segment that is not numbers stops the resume, naming it */
+	cJSON_ReplaceItemInObject(cJSON_GetArrayItem(segs, 1), "wall_s", cJSON_CreateString("x"));
+	txt = cJSON_Print(run);
+	cr_assert_eq(cua_write_file(p, txt, strlen(txt), err, sizeof(err)), CUA_OK);
+	free(txt);
+	cJSON_Delete(run);
+	cr_expect_eq(cua_run(&o, &again, err, sizeof(err)), CUA_E_PARSE);
+	cr_expect(strstr(err, "run.json") && strstr(err, "segments[1]"), "%s", err);
+	cJSON_Delete(cfg);
+}

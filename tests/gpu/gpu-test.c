@@ -464,6 +464,97 @@ static void test_killed_run(const char *exe, const char *glob)
 	result(name[0] != '\0', "killed run names its GPU", "run.json device \"%s\"", name);
 	cJSON_Delete(j);
 	free(buf);
+
+	/* resumed: the tasks that go on from restored baselines get %SOL too */
+	char cmd[9000];
+	snprintf(cmd, sizeof(cmd), "'%s' run --resume '%s' > /dev/null 2>&1", exe, out);
+	int rc = system(cmd);
+	int ok_lines = 0, with_sol = 0;
+	snprintf(p, sizeof(p), "%s/evals.jsonl", out);
+	buf = NULL;
+	if (cua_read_file(p, 1 << 24, &buf, NULL, err, sizeof(err)) == CUA_OK)
+		for (char *l = strtok(buf, "\n"); l; l = strtok(NULL, "\n")) {
+			cJSON *e = cJSON_Parse(l);
+			const cJSON *ev = cJSON_GetObjectItem(e, "eval");
+			const cJSON *v = cJSON_GetObjectItem(ev, "verdict");
+			const cJSON *sol = cJSON_GetObjectItem(ev, "pct_sol");
+			if (cJSON_IsString(v) && !strcmp(v->valuestring, "ok")) {
+				ok_lines++;
+				with_sol += cJSON_IsNumber(sol) && sol->valuedouble > 0;
+			}
+			cJSON_Delete(e);
+		}
+	free(buf);
+	result(rc == 0 && ok_lines == 2 && with_sol == ok_lines,
+	       "resumed run's candidates have %SOL", "rc %d; %d of %d correct candidates with "
+	       "pct_sol > 0", rc, with_sol, ok_lines);
+	cua_rmtree(dir);
+}
+
+/* ---- Ctrl-C stops a run promptly; --resume finishes it, nothing repeated ------- */
+
+static void test_interrupt(const char *exe)
+{
+	static const char glob[] = "@(020-vector-add|021-relu|022-leaky-relu|023-sigmoid|"
+	                           "024-tanh|025-softmax)";
+	char dir[] = "/tmp/cuarena-gpu-int-XXXXXX", p[4400], out[4200], cmd[9000];
+	if (!mkdtemp(dir)) {
+		result(false, "interrupted run", "mkdtemp failed");
+		return;
+	}
+	snprintf(out, sizeof(out), "%s/run", dir);
+	pid_t pid = fork();
+	if (pid == 0) {
+		int fd = open("/dev/null", O_WRONLY);
+		dup2(fd, 1);
+		dup2(fd, 2);
+		execl(exe, exe, "run", "--agent", "reference", "--tasks", glob, "--turns", "3",
+		      "--jobs", "6", "--max-time-s", "0.5", "--out", out, (char *)NULL);
+		_exit(127);
+	}
+	/* Ctrl-C once the first candidate is evaluated: the others are built and queue */
+	snprintf(p, sizeof(p), "%s/evals.jsonl", out);
+	struct stat sb;
+	double t0 = cua_now();
+	while (cua_now() - t0 < 120 && !(stat(p, &sb) == 0 && sb.st_size > 0))
+		usleep(20000);
+	double sent = cua_now();
+	kill(pid, SIGINT);
+	int status = 0;
+	while (waitpid(pid, &status, WNOHANG) == 0 && cua_now() - sent < 60)
+		usleep(20000);
+	double took = cua_now() - sent;
+	if (took >= 60) {
+		kill(pid, SIGKILL);
+		waitpid(pid, &status, 0);
+	}
+	result(took < 10 && WIFEXITED(status) && WEXITSTATUS(status) == 1,
+	       "Ctrl-C stops a run within an evaluation", "exited %.1f s after SIGINT (status %d)",
+	       took, WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+
+	snprintf(cmd, sizeof(cmd), "'%s' run --resume '%s' --max-time-s 0.5 > /dev/null 2>&1",
+	         exe, out);
+	int rc = system(cmd);
+	char *buf = NULL, err[CUA_ERR_LEN], seen[6][4] = {{0}};
+	const char *ids[6] = {"020-", "021-", "022-", "023-", "024-", "025-"};
+	int lines = 0, dup = 0, ok = 0;
+	if (cua_read_file(p, 1 << 24, &buf, NULL, err, sizeof(err)) == CUA_OK)
+		for (char *l = strtok(buf, "\n"); l; l = strtok(NULL, "\n"), lines++) {
+			cJSON *e = cJSON_Parse(l);
+			const cJSON *task = cJSON_GetObjectItem(e, "task");
+			const cJSON *turn = cJSON_GetObjectItem(e, "turn");
+			const cJSON *v = cJSON_GetObjectItem(cJSON_GetObjectItem(e, "eval"), "verdict");
+			for (int k = 0; k < 6 && cJSON_IsString(task) && cJSON_IsNumber(turn); k++)
+				if (strstr(task->valuestring, ids[k]) && turn->valueint >= 1 &&
+				    turn->valueint <= 3)
+					dup += seen[k][turn->valueint]++ > 0;
+			ok += cJSON_IsString(v) && !strcmp(v->valuestring, "ok");
+			cJSON_Delete(e);
+		}
+	free(buf);
+	result(rc == 0 && lines == 18 && dup == 0 && ok == 18,
+	       "an interrupted run resumes to every turn once",
+	       "rc %d; %d evaluations (want 18), %d repeated, %d correct", rc, lines, dup, ok);
 	cua_rmtree(dir);
 }
 
@@ -567,6 +658,8 @@ int main(int argc, char **argv)
 		test_env_cache(exe);
 	if (!only || strstr("killed run", only))
 		test_killed_run(exe, "@(021-relu|025-softmax)");
+	if (!only || strstr("interrupt", only))
+		test_interrupt(exe);
 	printf("gpu-test: %.1f s on the GPU machine\n", cua_now() - t0);
 	printf("%d passed, %d failed\n", passed, failed);
 	if (details)
