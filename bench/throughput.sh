@@ -9,6 +9,12 @@
 # are CPU cores: builds overlap while each GPU evaluates one kernel at a time.
 # Prints the run's summary line: evaluations, wall time, per GPU-hour, GPU idle.
 #
+# Builds are part of what it measures: every candidate source carries its task
+# and the run's start time in a comment (no two share a compile-cache entry, and
+# the reference candidate is not the nvcc baseline's cached object), and the run
+# uses its own compile cache, empty at the start (OUT/cache; kept for a resume).
+# The H200 run of 2026-11-29 had neither: every build was a cache hit.
+#
 # Environment: OUT (default /tmp/cuarena-throughput) holds replay/ and the run
 # (throughput-run/); GPUS (e.g. 0,1) is passed as --gpus; MAX_TIME_S (default 1)
 # caps each timing. When OUT already holds a run that was cut short (a device
@@ -18,6 +24,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 GLOB=${1:-*}
 DIR=${OUT:-/tmp/cuarena-throughput}
 RUN=$DIR/throughput-run
+export CUARENA_CACHE=$DIR/cache
 GPU_ARGS=()
 [ -n "${GPUS:-}" ] && GPU_ARGS=(--gpus "$GPUS")
 if [ -f "$RUN/run.json" ]; then
@@ -25,24 +32,28 @@ if [ -f "$RUN/run.json" ]; then
 	exec "$ROOT/build/cuarena" run --resume "$RUN" "${GPU_ARGS[@]}" \
 		--max-time-s "${MAX_TIME_S:-1}"
 fi
+rm -rf "$DIR/cache"
 mkdir -p "$DIR/replay"
+SALT="throughput bench $(date -u +%Y-%m-%dT%H:%M:%SZ)"
 for t in "$ROOT"/tasks/L*/*/; do
 	t=${t%/}
 	id=$(basename "$(dirname "$t")")/$(basename "$t")
 	case "$(basename "$t")" in $GLOB) ;; *) continue ;; esac
 	[ -f "$t/task.json" ] || continue
 	mkdir -p "$DIR/replay/$id"
-	cat > "$DIR/replay/$id/turn-1.cu" <<'CU'
+	{ echo "// $id, $SALT"; cat <<'CU'
 #include "cuarena.h"
 int cua_solve(const struct cua_tensor *i, int a, struct cua_tensor *o, int b, cudaStream_t s)
 { return 0; }
 CU
-	cat > "$DIR/replay/$id/turn-2.cu" <<'CU'
+	} > "$DIR/replay/$id/turn-1.cu"
+	{ echo "// $id, $SALT"; cat <<'CU'
 #include "cuarena.h"
 int cua_solve(const struct cua_tensor *i, int a, struct cua_tensor *o, int b, cudaStream_t s)
 { return this is not C; }
 CU
-	cp "$t/reference.cu" "$DIR/replay/$id/turn-3.cu"
+	} > "$DIR/replay/$id/turn-2.cu"
+	{ echo "// $id, $SALT"; cat "$t/reference.cu"; } > "$DIR/replay/$id/turn-3.cu"
 done
 printf '{"dir": "%s/replay"}\n' "$DIR" > "$DIR/agent.json"
 exec "$ROOT/build/cuarena" run --agent replay --agent-config "$DIR/agent.json" \
