@@ -813,12 +813,42 @@ out:
 	return result;
 }
 
+/* A turn from before a restart: the same user message propose built, then the
+ * reply the model gave, so the conversation is what it was. */
+static enum cua_status llm_restore(void *agent, void *episode,
+                                   const struct cua_observation *obs, const char *reply,
+                                   char *err, size_t errlen)
+{
+	struct llm_agent *a = agent;
+	struct llm_episode *e = episode;
+	char turn[32], max_turns[32];
+
+	if (!e) {
+		cua_errf(err, errlen, "llm: restore without begin");
+		return CUA_E_USAGE;
+	}
+	snprintf(turn, sizeof turn, "%d", obs->turn);
+	snprintf(max_turns, sizeof max_turns, "%d", obs->max_turns);
+	const char *keys[] = { "observation", "turn", "max_turns", "task" };
+	const char *vals[] = { obs->text ? obs->text : "", turn, max_turns,
+	                       obs->task_id ? obs->task_id : e->task };
+	if (!push(e, "user", cua_prompt_fill(a->turn, keys, vals, CUA_ARRAY_LEN(keys))) ||
+	    !push(e, "assistant", strdup(reply && reply[0] ? reply
+	                                 : "(this reply was lost when the run was restarted)"))) {
+		cua_errf(err, errlen, "llm: out of memory");
+		return CUA_E_NOMEM;
+	}
+	trim(e, a->context_budget);
+	return CUA_OK;
+}
+
 const struct cua_agent_i cua_agent_llm = {
 	.name = "llm",
 	.version = "1",
 	.init = llm_init,
 	.begin = llm_begin,
 	.propose = llm_propose,
+	.restore = llm_restore,
 	.end = llm_end,
 	.free = agent_free,
 };

@@ -70,6 +70,16 @@ struct cua_agent_i {
 	                           const struct cua_observation *obs,
 	                           struct cua_action *act, char *err, size_t errlen);
 
+	/* (optional) Replays a turn taken before a restart (cuarena run --resume):
+	 * once per such turn, in order, after begin and before the first propose,
+	 * what the agent was shown and what it replied ("" when the reply was lost).
+	 * A backend that keeps a conversation rebuilds it here, so a resumed episode
+	 * goes on as if never stopped. An error ends the episode like propose's.
+	 * NULL: the resumed episode goes on from the latest feedback alone. */
+	enum cua_status (*restore)(void *agent, void *episode,
+	                           const struct cua_observation *obs, const char *reply,
+	                           char *err, size_t errlen);
+
 	/* (optional) Ends an episode and frees its state. NULL: nothing to free. */
 	void (*end)(void *agent, void *episode);
 

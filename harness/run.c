@@ -141,6 +141,8 @@ struct prior {
 	int n_steps;
 	struct cua_step steps[CUA_MAX_TURNS];
 	bool have_traj[CUA_MAX_TURNS + 1];
+	char *shown[CUA_MAX_TURNS + 1];     /* per turn: the observation, the reply */
+	char *reply[CUA_MAX_TURNS + 1];     /* (trajectories.jsonl; heap, may be NULL) */
 	bool have_base;
 	struct cua_report base;
 	char gpu[64];                       /* the device its baselines name ("" none) */
@@ -361,6 +363,19 @@ static void run_episode(struct run *r, const struct cua_task *t, int slot, struc
 		snprintf(reason, sizeof(reason), "agent failed: %.480s", err);
 		goto out_end;
 	}
+	/* the agent's side of the turns taken before the restart */
+	for (int i = 0; p && ai->restore && i < p->n_steps; i++) {
+		int k = p->steps[i].turn;
+		struct cua_observation obs = {
+			.task_id = t->id, .turn = k, .max_turns = ep.max_turns,
+			.text = k >= 1 && k <= CUA_MAX_TURNS && p->shown[k] ? p->shown[k] : "",
+		};
+		const char *said = k >= 1 && k <= CUA_MAX_TURNS && p->reply[k] ? p->reply[k] : "";
+		if (ai->restore(r->agent, aep, &obs, said, err, sizeof(err)) != CUA_OK) {
+			snprintf(reason, sizeof(reason), "agent failed: %.480s", err);
+			goto out_end;
+		}
+	}
 	while (!ep.done) {
 		if (interrupted) {
 			snprintf(reason, sizeof(reason), "interrupted");
@@ -552,8 +567,21 @@ static void prior_traj(struct run *r, const cJSON *j)
 	if (!strcmp(kind->valuestring, "turn")) {
 		const cJSON *turn = cJSON_GetObjectItemCaseSensitive(j, "turn");
 		if (cJSON_IsNumber(turn) && turn->valuedouble >= 1 &&
-		    turn->valuedouble <= CUA_MAX_TURNS)
-			p->have_traj[(int)turn->valuedouble] = true;
+		    turn->valuedouble <= CUA_MAX_TURNS) {
+			int k = (int)turn->valuedouble;
+			const cJSON *o = cJSON_GetObjectItemCaseSensitive(j, "observation");
+			const cJSON *rp = cJSON_GetObjectItemCaseSensitive(j, "reply");
+			p->have_traj[k] = true;
+			/* the last line of a turn wins, as for every results line */
+			if (cJSON_IsString(o) && o->valuestring[0]) {
+				free(p->shown[k]);
+				p->shown[k] = strdup(o->valuestring);
+			}
+			if (cJSON_IsString(rp) && rp->valuestring[0]) {
+				free(p->reply[k]);
+				p->reply[k] = strdup(rp->valuestring);
+			}
+		}
 	} else if (!strcmp(kind->valuestring, "end")) {
 		const cJSON *reason = cJSON_GetObjectItemCaseSensitive(j, "reason");
 		const cJSON *best = cJSON_GetObjectItemCaseSensitive(j, "best_turn");
@@ -635,6 +663,10 @@ static void free_prior(struct run *r)
 	for (int i = 0; i < r->n_tasks; i++) {
 		for (int k = 0; k < r->prior[i].n_steps; k++)
 			cua_step_clear(&r->prior[i].steps[k]);
+		for (int k = 0; k <= CUA_MAX_TURNS; k++) {
+			free(r->prior[i].shown[k]);
+			free(r->prior[i].reply[k]);
+		}
 		cua_report_free(&r->prior[i].base);
 	}
 	free(r->prior);

@@ -665,6 +665,38 @@ Test(llm, the_conversation_grows_across_turns)
 	cJSON_Delete(j);
 }
 
+/* cuarena run --resume: the turns taken before the restart are replayed into the
+ * conversation, so the model sees what it saw (before, a resumed episode started
+ * a new conversation from the latest feedback, without the task prompt). */
+Test(llm, restored_turns_rebuild_the_conversation)
+{
+	const char *r3 = ok_body("third try\n```cuda\nC\n```", 1, 1, NULL);
+	struct step s[] = { { .status = 200, NULL, r3 } };
+	serve_steps(s, 1);
+	start(NULL);
+	struct cua_observation o1 = { .task_id = "L1/021-relu", .turn = 1, .max_turns = 8,
+	                              .text = "the task" };
+	struct cua_observation o2 = { .task_id = "L1/021-relu", .turn = 2, .max_turns = 8,
+	                              .text = "compile error" };
+	cr_assert_eq(ag->restore(agent, episode, &o1, "first try", err, sizeof err), CUA_OK, "%s",
+	             err);
+	cr_assert_eq(ag->restore(agent, episode, &o2, "", err, sizeof err), CUA_OK, "%s", err);
+	cr_expect_eq(requests(), 0, "restoring asks the model nothing");
+	cr_assert_eq(turn(3, "wrong output"), CUA_OK, "%s", err);
+	cr_expect_str_eq(act.code, "C\n");
+
+	cJSON *j = request_json(0);
+	const cJSON *msgs = cJSON_GetObjectItem(j, "messages");
+	cr_assert_eq(cJSON_GetArraySize(msgs), 6, "%s", srv.body[0]);
+	expect_message(msgs, 0, "system", "SYS");
+	expect_message(msgs, 1, "user", "T1/8 L1/021-relu: the task");
+	expect_message(msgs, 2, "assistant", "first try");
+	expect_message(msgs, 3, "user", "T2/8 L1/021-relu: compile error");
+	expect_message(msgs, 4, "assistant", "(this reply was lost when the run was restarted)");
+	expect_message(msgs, 5, "user", "T3/8 L1/021-relu: wrong output");
+	cJSON_Delete(j);
+}
+
 Test(llm, a_tiny_context_budget_drops_the_oldest_reply_and_feedback)
 {
 	const char *r[3] = { ok_body("reply one", 1, 1, NULL), ok_body("reply two", 1, 1, NULL),

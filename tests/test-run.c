@@ -2,6 +2,7 @@
  * turns fail before the GPU stage (a compile error, then a forbidden symbol) runs
  * two tasks with two episodes in flight, and every results file says so. */
 #include <criterion/criterion.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -477,4 +478,129 @@ Test(run, a_resumed_run_counts_the_time_of_every_invocation)
 	cr_expect_eq(cua_run(&o, &again, err, sizeof(err)), CUA_E_PARSE);
 	cr_expect(strstr(err, "run.json") && strstr(err, "segments[1]"), "%s", err);
 	cJSON_Delete(cfg);
+}
+
+/* ---- a resumed episode gives the agent back its turns ------------------------ */
+
+/* A backend that answers every turn with code that fails at the compile (no GPU
+ * needed) and records what the engine restores into it. */
+static pthread_mutex_t rec_mu = PTHREAD_MUTEX_INITIALIZER;
+static struct { int turn; char task[64], reply[128], *shown; } rec[8];
+static int n_rec;
+
+static enum cua_status rec_init(const cJSON *config, void **agent, char *err, size_t errlen)
+{
+	*agent = NULL;
+	return CUA_OK;
+}
+
+static enum cua_status rec_propose(void *agent, void *episode,
+                                   const struct cua_observation *obs, struct cua_action *act,
+                                   char *err, size_t errlen)
+{
+	char r[128];
+	memset(act, 0, sizeof(*act));
+	snprintf(r, sizeof(r), "reply %d to %s", obs->turn, obs->task_id);
+	act->code = strdup(bad_syntax);
+	act->reply = strdup(r);
+	return CUA_OK;
+}
+
+static enum cua_status rec_restore(void *agent, void *episode,
+                                   const struct cua_observation *obs, const char *reply,
+                                   char *err, size_t errlen)
+{
+	pthread_mutex_lock(&rec_mu);
+	if (n_rec < 8) {
+		rec[n_rec].turn = obs->turn;
+		snprintf(rec[n_rec].task, sizeof(rec[n_rec].task), "%s", obs->task_id);
+		snprintf(rec[n_rec].reply, sizeof(rec[n_rec].reply), "%s", reply);
+		rec[n_rec].shown = strdup(obs->text);
+		n_rec++;
+	}
+	pthread_mutex_unlock(&rec_mu);
+	return CUA_OK;
+}
+
+static const struct cua_agent_i recorder = {
+	.name = "recorder", .version = "1", .init = rec_init, .propose = rec_propose,
+	.restore = rec_restore,
+};
+
+/* Keeps the lines of a results file for which keep() is true. */
+static void filter_lines(const char *dir, const char *name, bool (*keep)(const cJSON *))
+{
+	char p[4400], *buf = NULL, err[CUA_ERR_LEN];
+	struct cua_buf out = {0};
+	snprintf(p, sizeof(p), "%s/%s", dir, name);
+	cr_assert_eq(cua_read_file(p, 1 << 24, &buf, NULL, err, sizeof(err)), CUA_OK, "%s", err);
+	for (char *l = strtok(buf, "\n"); l; l = strtok(NULL, "\n")) {
+		cJSON *j = cJSON_Parse(l);
+		if (j && keep(j))
+			cua_buf_printf(&out, "%s\n", l);
+		cJSON_Delete(j);
+	}
+	free(buf);
+	cr_assert_eq(cua_write_file(p, out.s ? out.s : "", out.len, err, sizeof(err)), CUA_OK);
+	free(out.s);
+}
+
+static bool turn_one(const cJSON *j)
+{
+	const cJSON *t = cJSON_GetObjectItem(j, "turn");
+	return cJSON_IsNumber(t) && t->valueint == 1 &&
+	       strcmp(str(j, "kind"), "end") != 0;
+}
+
+/* Killed after every task's first turn and resumed: the agent is given back turn
+ * 1 (what it was shown, what it replied) before it is asked for turn 2. Before,
+ * a resumed llm episode began a new conversation from the latest feedback. */
+Test(run, a_resumed_episode_gives_the_agent_back_its_earlier_turns)
+{
+	if (!cua_find_nvcc())
+		cr_skip_test("no nvcc: the run engine test builds candidates");
+	char err[CUA_ERR_LEN] = "";
+	cJSON *cfg;
+	struct cua_run_opts o = replay_opts(&cfg);
+	o.agent = &recorder;
+	o.agent_config = NULL;
+	o.turns = 2;
+	struct cua_run_summary sum;
+	cr_assert_eq(cua_run(&o, &sum, err, sizeof(err)), CUA_OK, "%s", err);
+	cr_assert_eq(sum.evaluations, 4);
+	cr_expect_eq(n_rec, 0, "a fresh run restores nothing");
+
+	cJSON *tl[16];
+	int nt = read_lines("trajectories.jsonl", tl, 16);
+	char shown[2][8192] = {"", ""};
+	for (int i = 0; i < nt; i++) {
+		const cJSON *t = cJSON_GetObjectItem(tl[i], "turn");
+		if (!strcmp(str(tl[i], "kind"), "turn") && cJSON_IsNumber(t) && t->valueint == 1)
+			snprintf(shown[strstr(str(tl[i], "task"), "021") != NULL],
+			         sizeof(shown[0]), "%s", str(tl[i], "observation"));
+		cJSON_Delete(tl[i]);
+	}
+	cr_assert(shown[0][0] && shown[1][0], "turn 1's observations are recorded");
+	filter_lines(o.out_dir, "evals.jsonl", turn_one);
+	filter_lines(o.out_dir, "trajectories.jsonl", turn_one);
+
+	const char *ids[] = {"L1/020-vector-add", "L1/021-relu"};
+	o.tasks_glob = NULL;
+	o.task_ids = ids;
+	o.n_task_ids = 2;
+	o.resume = true;
+	cr_assert_eq(cua_run(&o, &sum, err, sizeof(err)), CUA_OK, "%s", err);
+	cJSON_Delete(cfg);
+	cr_expect_eq(sum.tasks_done, 2);
+	cr_expect_eq(sum.evaluations, 4, "turn 2 of each task, once");
+	cr_assert_eq(n_rec, 2, "one restored turn per task");
+	for (int i = 0; i < n_rec; i++) {
+		int k = strstr(rec[i].task, "021") != NULL;
+		char want[128];
+		snprintf(want, sizeof(want), "reply 1 to %s", rec[i].task);
+		cr_expect_eq(rec[i].turn, 1);
+		cr_expect_str_eq(rec[i].reply, want);
+		cr_expect_str_eq(rec[i].shown, shown[k], "%s: turn 1's prompt", rec[i].task);
+		free(rec[i].shown);
+	}
 }
