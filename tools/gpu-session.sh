@@ -97,7 +97,8 @@ replay)
 	GPUS=$gpus OUT=/tmp/gpu-session-replay timeout -s INT -k 30 "${REPLAY_S:-520}" \
 		bench/throughput.sh "${2:-*}" > "$OUT/throughput.log" 2>&1
 	echo "rc=$?" >> "$OUT/throughput.log"
-	tar czf "$OUT/replay.tgz" -C /tmp gpu-session-replay
+	# not the compile cache (bench/throughput.sh's own, hundreds of MB of objects)
+	tar czf "$OUT/replay.tgz" -C /tmp --exclude=gpu-session-replay/cache gpu-session-replay
 	tail -n 3 "$OUT/throughput.log"
 	;;
 *)
