@@ -544,6 +544,32 @@ enum cua_status cua_eval_built(const struct cua_task *t, const char *src_path,
 	                 errlen);
 }
 
+enum cua_status cua_prebuild_baselines(const struct cua_task *t,
+                                       const struct cua_eval_opts *o, int *built,
+                                       char *err, size_t errlen)
+{
+	char path[4200];
+	*built = 0;
+	for (int i = -1; i < t->n_baselines; i++) {
+		/* i = -1: the reference, with the options eval_with builds it with */
+		struct cua_build_opts bo = o->build;
+		struct cua_symcheck_policy pol;
+		struct cua_build b;
+		if (i < 0)
+			snprintf(path, sizeof(path), "%s/reference.cu", t->dir);
+		else {
+			cua_baseline_path(o->root, t->baselines[i], path, sizeof(path));
+			subject_libs(t, CUA_SUBJECT_BASELINE, t->baselines[i], &bo, &pol);
+		}
+		enum cua_status st = cua_build_so(path, &bo, &b, err, errlen);
+		if (st != CUA_OK)
+			return st;
+		*built += !b.cached;
+		cua_build_free(&b);
+	}
+	return CUA_OK;
+}
+
 const struct cua_eval *cua_report_best_library(const struct cua_report *r)
 {
 	const struct cua_eval *best = NULL;

@@ -106,6 +106,14 @@ enum cua_status cua_eval_built(const struct cua_task *t, const char *src_path,
                                struct cua_eval *e, struct cua_device *dev, char *err,
                                size_t errlen);
 
+/* Builds a task's reference and every library baseline into the compile cache,
+ * on the CPU, so that measuring them (cua_report_run, holding the GPU) finds
+ * every object built. *built counts the builds that were not cache hits. A
+ * kernel that does not compile is left for the measurement to report. */
+enum cua_status cua_prebuild_baselines(const struct cua_task *t,
+                                       const struct cua_eval_opts *o, int *built,
+                                       char *err, size_t errlen);
+
 /* The fastest correct, measured (not imported) library baseline of a report, or
  * NULL when the task has none. */
 const struct cua_eval *cua_report_best_library(const struct cua_report *r);

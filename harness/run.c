@@ -215,6 +215,11 @@ static enum cua_status measure_baselines(struct run *r, const struct cua_task *t
                                          struct cua_report *rep, char *err,
                                          size_t errlen)
 {
+	/* nvcc on the CPU first: the GPU is not held while baselines compile (a
+	 * failure here is left to the measurement, which reports it) */
+	int built;
+	char ignored[CUA_ERR_LEN];
+	cua_prebuild_baselines(t, eo, &built, ignored, sizeof(ignored));
 	if (cua_gpu_lock(&r->gpu[slot], &interrupted) != CUA_OK) {
 		cua_errf(err, errlen, "interrupted before the baselines of %s were measured",
 		         t->id);

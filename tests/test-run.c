@@ -172,8 +172,14 @@ Test(run, replayed_failures_are_recorded_turn_by_turn)
 	cJSON *bl[16];
 	int nb = read_lines("baselines.jsonl", bl, 16);
 	cr_expect_geq(nb, 2, "at least the nvcc reference of each task");
-	for (int i = 0; i < nb; i++)
+	for (int i = 0; i < nb; i++) {
+		/* built before the GPU was taken, though this run's cache began empty */
+		const cJSON *c = cJSON_GetObjectItem(cJSON_GetObjectItem(bl[i], "eval"), "compile");
+		cr_expect(cJSON_IsTrue(cJSON_GetObjectItem(c, "cache_hit")),
+		          "%s %s: measured from a prebuilt object", str(bl[i], "task"),
+		          str(cJSON_GetObjectItem(bl[i], "eval"), "subject"));
 		cJSON_Delete(bl[i]);
+	}
 }
 
 Test(run, an_unknown_task_pattern_is_a_usage_error)
@@ -603,4 +609,41 @@ Test(run, a_resumed_episode_gives_the_agent_back_its_earlier_turns)
 		cr_expect_str_eq(rec[i].shown, shown[k], "%s: turn 1's prompt", rec[i].task);
 		free(rec[i].shown);
 	}
+}
+
+/* A task's baselines are compiled before the run takes the GPU: measuring them
+ * then finds every object in the cache. (Measured cold, each baseline's nvcc
+ * build held the GPU idle for seconds; the H200 replay run did not show it
+ * because every build was already cached.) */
+Test(run, baselines_are_built_before_the_gpu_is_taken)
+{
+	if (!cua_find_nvcc())
+		cr_skip_test("no nvcc: the test builds the baselines");
+	char dir[4200], cache[4200], err[CUA_ERR_LEN] = "", path[4300];
+	struct cua_task *t;
+	snprintf(dir, sizeof(dir), "%s/tasks/L1/021-relu", getenv("CUARENA_ROOT"));
+	cr_assert_eq(cua_task_load(dir, &t, err, sizeof(err)), CUA_OK, "%s", err);
+	cr_assert_geq(t->n_baselines, 1, "021-relu has a cuDNN baseline");
+	snprintf(cache, sizeof(cache), "%s/cache", tmp);
+	struct cua_eval_opts o;
+	cua_eval_opts_init(&o, getenv("CUARENA_ROOT"), "/bin/false", cache);
+
+	int built = -1;
+	cr_assert_eq(cua_prebuild_baselines(t, &o, &built, err, sizeof(err)), CUA_OK, "%s", err);
+	cr_expect_eq(built, 1 + t->n_baselines, "an empty cache: every one is built");
+	cr_assert_eq(cua_prebuild_baselines(t, &o, &built, err, sizeof(err)), CUA_OK, "%s", err);
+	cr_expect_eq(built, 0, "then every one is in the cache");
+
+	/* the measurement's own builds are those objects (it then fails here: no GPU) */
+	struct cua_eval e;
+	struct cua_device dev = {0};
+	cua_eval_source(t, NULL, CUA_SUBJECT_REFERENCE, "nvcc", &o, &e, &dev, err, sizeof(err));
+	cr_expect(e.cache_hit, "nvcc: the prebuilt object");
+	cua_eval_clear(&e);
+	cua_baseline_path(o.root, t->baselines[0], path, sizeof(path));
+	cua_eval_source(t, path, CUA_SUBJECT_BASELINE, t->baselines[0], &o, &e, &dev, err,
+	                sizeof(err));
+	cr_expect(e.cache_hit, "%s: the prebuilt object", t->baselines[0]);
+	cua_eval_clear(&e);
+	cua_task_free(t);
 }
