@@ -426,6 +426,34 @@ static void test_replay_run(const struct cua_catalogue *cat, const char *root,
 
 /* ---- a run killed mid-way still names its GPU in run.json --------------------- */
 
+/* Starts `cuarena run --agent reference --turns 1` over glob into out (output to
+ * /dev/null; max_time NULL: the default) and returns its pid once out/file holds
+ * something (or after 120 s). */
+static pid_t start_run_until(const char *exe, const char *glob, const char *jobs,
+                             const char *max_time, const char *out, const char *file)
+{
+	pid_t pid = fork();
+	if (pid == 0) {
+		int fd = open("/dev/null", O_WRONLY);
+		dup2(fd, 1);
+		dup2(fd, 2);
+		const char *args[] = {exe, "run", "--agent", "reference", "--tasks", glob, "--turns",
+		                      "1", "--jobs", jobs, "--out", out, "--max-time-s", max_time,
+		                      NULL};
+		if (!max_time)
+			args[12] = NULL;
+		execv(exe, (char *const *)args);
+		_exit(127);
+	}
+	char p[4400];
+	snprintf(p, sizeof(p), "%s/%s", out, file);
+	struct stat sb;
+	double t0 = cua_now();
+	while (cua_now() - t0 < 120 && !(stat(p, &sb) == 0 && sb.st_size > 0))
+		usleep(20000);
+	return pid;
+}
+
 static void test_killed_run(const char *exe, const char *glob)
 {
 	char dir[] = "/tmp/cuarena-gpu-killed-XXXXXX", p[4400], out[4200];
@@ -434,21 +462,8 @@ static void test_killed_run(const char *exe, const char *glob)
 		return;
 	}
 	snprintf(out, sizeof(out), "%s/run", dir);
-	pid_t pid = fork();
-	if (pid == 0) {
-		int fd = open("/dev/null", O_WRONLY);
-		dup2(fd, 1);
-		dup2(fd, 2);
-		execl(exe, exe, "run", "--agent", "reference", "--tasks", glob, "--turns", "1",
-		      "--jobs", "1", "--out", out, (char *)NULL);
-		_exit(127);
-	}
 	/* kill it as soon as the first task's baselines are on disk */
-	snprintf(p, sizeof(p), "%s/baselines.jsonl", out);
-	struct stat sb;
-	double t0 = cua_now();
-	while (cua_now() - t0 < 120 && !(stat(p, &sb) == 0 && sb.st_size > 0))
-		usleep(20000);
+	pid_t pid = start_run_until(exe, glob, "1", NULL, out, "baselines.jsonl");
 	kill(pid, SIGKILL);
 	waitpid(pid, NULL, 0);
 	char *buf = NULL, err[CUA_ERR_LEN];
@@ -503,21 +518,9 @@ static void test_interrupt(const char *exe)
 		return;
 	}
 	snprintf(out, sizeof(out), "%s/run", dir);
-	pid_t pid = fork();
-	if (pid == 0) {
-		int fd = open("/dev/null", O_WRONLY);
-		dup2(fd, 1);
-		dup2(fd, 2);
-		execl(exe, exe, "run", "--agent", "reference", "--tasks", glob, "--turns", "1",
-		      "--jobs", "6", "--max-time-s", "0.5", "--out", out, (char *)NULL);
-		_exit(127);
-	}
 	/* Ctrl-C once the first candidate is evaluated: the others are built and queue */
+	pid_t pid = start_run_until(exe, glob, "6", "0.5", out, "evals.jsonl");
 	snprintf(p, sizeof(p), "%s/evals.jsonl", out);
-	struct stat sb;
-	double t0 = cua_now();
-	while (cua_now() - t0 < 120 && !(stat(p, &sb) == 0 && sb.st_size > 0))
-		usleep(20000);
 	double sent = cua_now();
 	kill(pid, SIGINT);
 	int status = 0;
