@@ -722,6 +722,19 @@ static void sem_release(struct llm_agent *a)
 	pthread_mutex_unlock(&a->mu);
 }
 
+/* Appends a turn's user message: the turn template filled with the observation. */
+static bool push_turn(const struct llm_agent *a, struct llm_episode *e,
+                      const struct cua_observation *obs)
+{
+	char turn[32], max_turns[32];
+	snprintf(turn, sizeof turn, "%d", obs->turn);
+	snprintf(max_turns, sizeof max_turns, "%d", obs->max_turns);
+	const char *keys[] = { "observation", "turn", "max_turns", "task" };
+	const char *vals[] = { obs->text ? obs->text : "", turn, max_turns,
+	                       obs->task_id ? obs->task_id : e->task };
+	return push(e, "user", cua_prompt_fill(a->turn, keys, vals, CUA_ARRAY_LEN(keys)));
+}
+
 static enum cua_status llm_propose(void *agent, void *episode,
                                    const struct cua_observation *obs,
                                    struct cua_action *act, char *err, size_t errlen)
@@ -730,7 +743,7 @@ static enum cua_status llm_propose(void *agent, void *episode,
 	struct llm_episode *e = episode;
 	enum cua_status result = CUA_E_NOMEM;
 	struct answer ans = {0};
-	char turn[32], max_turns[32], why[CUA_ERR_LEN] = "", *req = NULL;
+	char why[CUA_ERR_LEN] = "", *req = NULL;
 	double t0 = cua_now(), queued = 0;
 	enum outcome oc = FATAL;
 	int tries = 0;
@@ -740,12 +753,7 @@ static enum cua_status llm_propose(void *agent, void *episode,
 		cua_errf(err, errlen, "llm: propose without begin");
 		return CUA_E_USAGE;
 	}
-	snprintf(turn, sizeof turn, "%d", obs->turn);
-	snprintf(max_turns, sizeof max_turns, "%d", obs->max_turns);
-	const char *keys[] = { "observation", "turn", "max_turns", "task" };
-	const char *vals[] = { obs->text ? obs->text : "", turn, max_turns,
-	                       obs->task_id ? obs->task_id : e->task };
-	if (!push(e, "user", cua_prompt_fill(a->turn, keys, vals, CUA_ARRAY_LEN(keys))))
+	if (!push_turn(a, e, obs))
 		goto nomem;
 	trim(e, a->context_budget);
 	if (!(req = request_json(a, e))) {
@@ -821,18 +829,12 @@ static enum cua_status llm_restore(void *agent, void *episode,
 {
 	struct llm_agent *a = agent;
 	struct llm_episode *e = episode;
-	char turn[32], max_turns[32];
 
 	if (!e) {
 		cua_errf(err, errlen, "llm: restore without begin");
 		return CUA_E_USAGE;
 	}
-	snprintf(turn, sizeof turn, "%d", obs->turn);
-	snprintf(max_turns, sizeof max_turns, "%d", obs->max_turns);
-	const char *keys[] = { "observation", "turn", "max_turns", "task" };
-	const char *vals[] = { obs->text ? obs->text : "", turn, max_turns,
-	                       obs->task_id ? obs->task_id : e->task };
-	if (!push(e, "user", cua_prompt_fill(a->turn, keys, vals, CUA_ARRAY_LEN(keys))) ||
+	if (!push_turn(a, e, obs) ||
 	    !push(e, "assistant", strdup(reply && reply[0] ? reply
 	                                 : "(this reply was lost when the run was restarted)"))) {
 		cua_errf(err, errlen, "llm: out of memory");
