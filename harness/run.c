@@ -198,15 +198,16 @@ static void progress(struct run *r, const char *line)
 
 static void write_run_json(struct run *r, const struct cua_run_summary *sum);
 
-/* Brings this segment's record up to date and rewrites run.json. Holds r->lock. */
-static void checkpoint(struct run *r)
+/* Brings this segment's record up to date and rewrites run.json (with the
+ * summary, at the end). Holds r->lock while workers run. */
+static void checkpoint(struct run *r, const struct cua_run_summary *sum)
 {
 	cJSON *g = r->segment;
 	cJSON_ReplaceItemInObject(g, "wall_s", cJSON_CreateNumber(cua_now() - r->t0));
 	cJSON_ReplaceItemInObject(g, "evaluations", cJSON_CreateNumber(r->seg_evals));
 	cJSON_ReplaceItemInObject(g, "gpu_busy_s", cJSON_CreateNumber(r->gpu_busy));
 	cJSON_ReplaceItemInObject(g, "interrupted", cJSON_CreateBool(interrupted != 0));
-	write_run_json(r, NULL);
+	write_run_json(r, sum);
 }
 
 /* Measures the task's baselines once (holding the GPU) and records them. */
@@ -233,7 +234,7 @@ static enum cua_status measure_baselines(struct run *r, const struct cua_task *t
 	r->gpu_busy += busy;
 	if (rep->device.known && !r->device.known)
 		r->device = rep->device;   /* written now: a run cut short names its GPU */
-	checkpoint(r);
+	checkpoint(r, NULL);
 	pthread_mutex_unlock(&r->lock);
 	if (st != CUA_OK)
 		return st;
@@ -428,7 +429,7 @@ static void run_episode(struct run *r, const struct cua_task *t, int slot, struc
 		r->evaluations++;
 		r->seg_evals++;
 		r->gpu_busy += step.eval.run_s;
-		checkpoint(r);
+		checkpoint(r, NULL);
 		pthread_mutex_unlock(&r->lock);
 
 		write_turn(r, t, &step, prompt_sha, observation, &act, false);
@@ -561,6 +562,15 @@ static void prior_eval(struct run *r, const cJSON *j)
 	r->evaluations++;
 }
 
+/* *slot = a copy of v's text when v is a non-empty string. */
+static void keep_text(char **slot, const cJSON *v)
+{
+	if (!cJSON_IsString(v) || !v->valuestring[0])
+		return;
+	free(*slot);
+	*slot = strdup(v->valuestring);
+}
+
 static void prior_traj(struct run *r, const cJSON *j)
 {
 	const cJSON *task = cJSON_GetObjectItemCaseSensitive(j, "task");
@@ -578,14 +588,8 @@ static void prior_traj(struct run *r, const cJSON *j)
 			const cJSON *rp = cJSON_GetObjectItemCaseSensitive(j, "reply");
 			p->have_traj[k] = true;
 			/* the last line of a turn wins, as for every results line */
-			if (cJSON_IsString(o) && o->valuestring[0]) {
-				free(p->shown[k]);
-				p->shown[k] = strdup(o->valuestring);
-			}
-			if (cJSON_IsString(rp) && rp->valuestring[0]) {
-				free(p->reply[k]);
-				p->reply[k] = strdup(rp->valuestring);
-			}
+			keep_text(&p->shown[k], o);
+			keep_text(&p->reply[k], rp);
 		}
 	} else if (!strcmp(kind->valuestring, "end")) {
 		const cJSON *reason = cJSON_GetObjectItemCaseSensitive(j, "reason");
@@ -1035,8 +1039,7 @@ files:
 	sum->segments = r.n_prior_segments + 1;
 	sum->gpus = r.n_gpus;
 	sum->interrupted = interrupted != 0;
-	checkpoint(&r);
-	write_run_json(&r, sum);
+	checkpoint(&r, sum);
 	if (r.w.failed) {
 		cua_errf(err, errlen, "%s", r.w.err);
 		st = CUA_E_IO;
