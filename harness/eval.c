@@ -1,11 +1,13 @@
 /* eval.c — one kernel on one task: build, static check, sandboxed run, verdict. */
 #include "eval.h"
+#include "channel.h"
 #include "sandbox.h"
 #include "symcheck.h"
 
 #include <math.h>
 #include <stddef.h>
 #include <pthread.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/random.h>
 #include <sys/stat.h>
@@ -104,6 +106,9 @@ static const char *str(const cJSON *o, const char *k)
 }
 
 struct channel_state {
+	const struct cua_channel_key *key;
+	uint64_t seq;         /* lines verified so far */
+	int forged;           /* complete lines that did not verify */
 	bool have_result;
 	char last_phase[256];
 	struct cua_degeneracy *degen;   /* optional */
@@ -196,11 +201,20 @@ static void take_channel(const char *buf, size_t len, struct cua_eval *e,
 	size_t i = 0;
 	while (i < len) {
 		const char *nl = memchr(buf + i, '\n', len - i);
-		size_t n = nl ? (size_t)(nl - (buf + i)) : len - i;
-		cJSON *ev = cJSON_ParseWithLength(buf + i, n);
-		if (ev) {
-			take_event(ev, e, dev, cs);
-			cJSON_Delete(ev);
+		if (!nl)
+			break;   /* a line cut short (killed mid-write, or the cap): not news */
+		size_t n = (size_t)(nl - (buf + i));
+		const char *json;
+		size_t jn;
+		if (!cua_channel_verify(cs->key, cs->seq, buf + i, n, &json, &jn)) {
+			cs->forged++;
+		} else {
+			cs->seq++;
+			cJSON *ev = cJSON_ParseWithLength(json, jn);
+			if (ev) {
+				take_event(ev, e, dev, cs);
+				cJSON_Delete(ev);
+			}
 		}
 		i += n + 1;
 	}
@@ -298,6 +312,22 @@ static enum cua_status run_child(const struct cua_task *t, const char *so_path,
 
 	struct cua_child_env ce;
 	cua_child_env(o, &ce);
+	/* A key for this child alone: its report lines are sealed with it. */
+	struct cua_channel_key key;
+	st = cua_channel_key_new(&key, err, errlen);
+	if (st != CUA_OK)
+		return st;
+	char key_env[sizeof(CUA_CHANNEL_KEY_ENV) + 65];
+	memcpy(key_env, CUA_CHANNEL_KEY_ENV "=", sizeof(CUA_CHANNEL_KEY_ENV));
+	cua_channel_key_hex(&key, key_env + sizeof(CUA_CHANNEL_KEY_ENV));
+	const char *env[sizeof(ce.env) / sizeof(ce.env[0]) + 1];
+	int ne = 0;
+	while (ce.env[ne]) {
+		env[ne] = ce.env[ne];
+		ne++;
+	}
+	env[ne++] = key_env;
+	env[ne] = NULL;
 
 	struct cua_sandbox_opts so;
 	struct cua_child_result r;
@@ -314,7 +344,7 @@ static enum cua_status run_child(const struct cua_task *t, const char *so_path,
 	so.channel_fd = CHANNEL_FD;
 	so.channel_max = 4 << 20;
 	so.capture_max = 64 * 1024;
-	so.env = ce.env;
+	so.env = env;
 	st = cua_sandbox_run(argv, &so, &r, err, errlen);
 	if (st != CUA_OK)
 		return st;
@@ -322,9 +352,11 @@ static enum cua_status run_child(const struct cua_task *t, const char *so_path,
 	e->net_isolated = r.net_isolated;
 	struct channel_state cs;
 	memset(&cs, 0, sizeof(cs));
+	cs.key = &key;
 	cs.degen = degen;
 	if (r.channel)
 		take_channel(r.channel, r.channel_len, e, dev, &cs);
+	memset(&key, 0, sizeof(key));
 	size_t n2 = r.out_len + r.err_len;
 	if (n2) {
 		char *all = malloc(n2 + 1);
@@ -339,6 +371,12 @@ static enum cua_status run_child(const struct cua_task *t, const char *so_path,
 	if (r.how == CUA_EXIT_TIMEOUT)
 		cua_eval_fail(e, CUA_VERDICT_TIMEOUT, "no verdict within %.0f s; killed during %s",
 		              o->run_timeout_s, during);
+	else if (!cs.have_result && r.how == CUA_EXIT_SIGNALED && r.sig == SIGSYS)
+		/* how the runner's system-call guard ends the process (guard.h); the
+		 * output tail says which call, from where */
+		cua_eval_fail(e, CUA_VERDICT_SANDBOX_VIOLATION,
+		              "stopped by the runner's system-call guard during %s: a system "
+		              "call made directly from the candidate's own code", during);
 	else if (!cs.have_result && r.how == CUA_EXIT_SIGNALED)
 		cua_eval_fail(e, CUA_VERDICT_CRASH, "the process died of %s during %s",
 		              cua_signal_desc(r.sig), during);
@@ -346,6 +384,12 @@ static enum cua_status run_child(const struct cua_task *t, const char *so_path,
 		cua_eval_fail(e, CUA_VERDICT_CRASH,
 		              "the process exited (status %d) during %s without a verdict",
 		              r.code, during);
+	/* Whatever the channel said, someone else wrote on it too. */
+	if (cs.forged)
+		cua_eval_fail(e, CUA_VERDICT_SANDBOX_VIOLATION,
+		              "%d line%s on the runner's report channel %s not written by the "
+		              "runner (a forged report)", cs.forged, cs.forged == 1 ? "" : "s",
+		              cs.forged == 1 ? "was" : "were");
 	cua_child_result_free(&r);
 	return CUA_OK;
 }
@@ -462,7 +506,10 @@ static enum cua_status eval_with(const struct cua_task *t, const char *src_path,
 	}
 
 	/* The run: a fresh sandboxed child with its own CUDA context. */
-	st = run_child(t, b.so_path, ref.so_path, subject, o, NULL, e, dev, NULL, err,
+	/* Only the harness's own kernels run without the system-call guard. */
+	static const char *const trusted[] = {"--trusted", NULL};
+	st = run_child(t, b.so_path, ref.so_path, subject, o,
+	               kind == CUA_SUBJECT_CANDIDATE ? NULL : trusted, e, dev, NULL, err,
 	               errlen);
 	if (st != CUA_OK)
 		goto out;

@@ -3,7 +3,10 @@
  * Built into build/cuarena by the Makefile (nvcc, sm_90a); run only as
  *   cuarena __runner --task DIR --so K.so --oracle REF.so --fd N --seeds A,B,C
  *                    --secret S --recheck R [--time] [--max-time-s X] [--subject NAME]
- * by the parent (eval.c). Order of work, per DESIGN.md §4:
+ *                    [--trusted]
+ * by the parent (eval.c), with the report channel's key in $CUARENA_CHANNEL_KEY
+ * (channel.h). Candidates run under the system-call guard (guard.h); --trusted
+ * kernels (references, baselines) without. Order of work, per DESIGN.md §4:
  *   1. every check shape, then the timed shape: for each public seed and the secret
  *      seed: generate inputs on the device, poison outputs and guard bands, call,
  *      check launch errors, synchronise the device, verify guards and inputs, only
@@ -17,6 +20,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <string.h>
 #include <unistd.h>
@@ -24,7 +28,9 @@
 
 #include "../include/cuarena.h"
 extern "C" {
+#include "channel.h"
 #include "common.h"
+#include "guard.h"
 #include "stats.h"
 #include "task.h"
 #include "verdict.h"
@@ -42,6 +48,9 @@ static const size_t GUARD_BYTES = 64 * 1024;
 /* ---- report channel ------------------------------------------------------- */
 
 static int report_fd = -1;
+static struct cua_channel_key g_key;   /* from the parent; lines are sealed with it */
+static bool g_have_key;
+static uint64_t g_seq;                 /* lines written so far */
 
 static void emit(cJSON *obj)
 {
@@ -49,11 +58,11 @@ static void emit(cJSON *obj)
 	cJSON_Delete(obj);
 	if (!s)
 		return;
-	size_t n = strlen(s);
-	s[n] = '\n';   /* replaces the NUL: we write n + 1 bytes, never read as a string */
-	const char *p = s;
-	size_t left = n + 1;
-	while (report_fd >= 0 && left > 0) {
+	size_t left = 0;
+	char *line = g_have_key ? cua_channel_seal(&g_key, g_seq++, s, strlen(s), &left) : NULL;
+	free(s);
+	const char *p = line;
+	while (p && report_fd >= 0 && left > 0) {
 		ssize_t w = write(report_fd, p, left);
 		if (w < 0 && errno == EINTR)
 			continue;
@@ -62,7 +71,18 @@ static void emit(cJSON *obj)
 		p += w;
 		left -= (size_t)w;
 	}
-	free(s);
+	free(line);
+}
+
+/* The channel key comes in the environment: read it, then wipe it where it
+ * lies (the strings /proc/self/environ shows) before any candidate code runs. */
+static void take_channel_key(void)
+{
+	char *v = getenv(CUA_CHANNEL_KEY_ENV);
+	g_have_key = v && cua_channel_key_parse(v, &g_key);
+	if (v)
+		memset(v, 0, strlen(v));
+	unsetenv(CUA_CHANNEL_KEY_ENV);
 }
 
 static void emit_phase(const char *fmt, ...)
@@ -96,6 +116,32 @@ static void finish(enum cua_verdict v, const char *fmt, ...)
 	fflush(stdout);
 	fflush(stderr);
 	_exit(0);
+}
+
+/* The system-call guard caught a call from code mapped after it was installed
+ * (guard.h): the candidate's own. Runs in the SIGSYS handler: says where on
+ * stderr (the output tail, for whoever debugs the kernel), then dies of SIGSYS,
+ * which the parent judges a sandbox violation. No result line: sealing one
+ * here is not async-signal-safe, and the death says it all. */
+static void on_forbidden_syscall(long nr, uintptr_t ip)
+{
+	char line[200];
+	int n = snprintf(line, sizeof(line),
+	                 "cuarena: system call %ld made directly from the candidate's own "
+	                 "code at 0x%llx; stopped by the runner's guard\n",
+	                 nr, (unsigned long long)ip);
+	if (n > 0)
+		(void)!write(2, line, (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1);
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = SIG_DFL;
+	sigaction(SIGSYS, &sa, NULL);
+	sigset_t sys;
+	sigemptyset(&sys);
+	sigaddset(&sys, SIGSYS);
+	sigprocmask(SIG_UNBLOCK, &sys, NULL);
+	raise(SIGSYS);
+	_exit(125);
 }
 
 /* A CUDA call of the harness itself failed outside the candidate's call. */
@@ -375,6 +421,7 @@ struct job {
 	double max_time_s;
 	int min_samples;
 	bool degeneracy;          /* --degeneracy: prove the task is not degenerate */
+	bool trusted;             /* --trusted: the harness's own kernel (no guard) */
 	const char *dump_dir;     /* --dump DIR: write inputs and oracle outputs */
 };
 
@@ -885,6 +932,10 @@ static void parse_job(int argc, char **argv, struct job *job)
 			job->degeneracy = true;
 			continue;
 		}
+		if (!strcmp(a, "--trusted")) {
+			job->trusted = true;
+			continue;
+		}
 		if (!v)
 			usage_exit("option without a value");
 		i++;
@@ -1155,7 +1206,13 @@ extern "C" int cua_runner_main(int argc, char **argv)
 	char err[CUA_ERR_LEN];
 	struct cua_task *task = NULL;
 
+	take_channel_key();
 	parse_job(argc, argv, &job);
+	if (!g_have_key) {
+		fprintf(stderr, "cuarena __runner: no report channel key in %s\n",
+		        CUA_CHANNEL_KEY_ENV);
+		_exit(2);
+	}
 	if (cua_task_load(job.task_dir, &task, err, sizeof(err)) != CUA_OK)
 		finish(CUA_VERDICT_HARNESS_ERROR, "%s", err);
 	g_task = task;
@@ -1189,6 +1246,12 @@ extern "C" int cua_runner_main(int argc, char **argv)
 			run_degeneracy(&job, ss);
 		finish(CUA_VERDICT_OK, "%s", "");
 	}
+	/* From here on only code mapped now may make system calls: the candidate's
+	 * constructors, cua_solve and anything they map run without. References and
+	 * baselines (--trusted) are the harness's own code, and the libraries they
+	 * link (cuDNN) load with them, after this point. */
+	if (!job.trusted && cua_guard_install(on_forbidden_syscall, err, sizeof(err)) != CUA_OK)
+		finish(CUA_VERDICT_HARNESS_ERROR, "%s", err);
 	void *h = dlopen(job.so, RTLD_NOW | RTLD_LOCAL);
 	if (!h)
 		finish(CUA_VERDICT_LOAD_ERROR, "the shared object does not load: %s",

@@ -22,6 +22,7 @@ static const char *const names[CUA_VERDICT_COUNT] = {
 	[CUA_VERDICT_OUT_OF_BOUNDS] = "out_of_bounds",
 	[CUA_VERDICT_TIMING_ANOMALY] = "timing_anomaly",
 	[CUA_VERDICT_HARNESS_ERROR] = "harness_error",
+	[CUA_VERDICT_SANDBOX_VIOLATION] = "sandbox_violation",
 };
 
 const char *cua_verdict_name(enum cua_verdict v)

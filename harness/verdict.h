@@ -26,6 +26,9 @@ enum cua_verdict {
 	CUA_VERDICT_OUT_OF_BOUNDS = 12,   /* guard bands around a tensor were written */
 	CUA_VERDICT_TIMING_ANOMALY = 13,  /* work escaped the timer, or faster than light */
 	CUA_VERDICT_HARNESS_ERROR = 14,   /* our fault, not the candidate's */
+	CUA_VERDICT_SANDBOX_VIOLATION = 15, /* a system call from the candidate's own
+	                                      * code, or a report line the runner
+	                                      * did not write */
 	CUA_VERDICT_COUNT
 };
 
