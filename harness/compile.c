@@ -333,11 +333,18 @@ enum cua_status cua_build_so(const char *src_path, const struct cua_build_opts *
 	so.capture_max = 256 * 1024;
 	build_env(o->nvcc, pv, sizeof(pv), env);
 	so.env = env;
+	so.stop = o->stop;
 	double t0 = cua_now();
 	result = cua_sandbox_run(argv, &so, &r, err, errlen);
 	if (result != CUA_OK)
 		goto out;
 	have_r = true;
+	if (r.how == CUA_EXIT_STOPPED) {   /* nothing learnt about the source */
+		unlink(tmp_so);
+		cua_errf(err, errlen, "%s: build stopped on request", src_path);
+		result = CUA_E_INTERRUPTED;
+		goto out;
+	}
 	b->seconds = cua_now() - t0;
 	{
 		size_t n = r.out_len + r.err_len;

@@ -4,6 +4,8 @@
 #ifndef CUA_COMPILE_H
 #define CUA_COMPILE_H
 
+#include <signal.h>
+
 #include "common.h"
 
 #define CUA_MAX_SOURCE (256 * 1024)   /* bytes; larger sources are refused */
@@ -16,6 +18,8 @@ struct cua_build_opts {
 	double timeout_s;          /* wall-clock limit for nvcc */
 	const char *libs[4];       /* "cublas", "cudnn" → linked */
 	int n_libs;
+	const volatile sig_atomic_t *stop; /* optional: once non-zero, nvcc is killed
+	                            * and the build returns CUA_E_INTERRUPTED */
 };
 
 /* Defaults: root/cache from the caller, nvcc found on PATH or $CUDA_HOME,

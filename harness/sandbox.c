@@ -64,6 +64,7 @@ void cua_sandbox_opts_init(struct cua_sandbox_opts *o)
 		.channel_max = 64 * 1024,
 		.env = NULL,
 		.cwd = NULL,
+		.stop = NULL,
 	};
 }
 
@@ -485,7 +486,7 @@ enum cua_status cua_sandbox_run(const char *const *argv,
 	char *scratch = NULL;
 	pid_t pid = -1;
 	int wstatus = 0;
-	bool timed_out = false;
+	bool timed_out = false, stopped = false;
 
 	if (res)
 		memset(res, 0, sizeof *res);
@@ -592,6 +593,12 @@ enum cua_status cua_sandbox_run(const char *const *argv,
 		double now = cua_now();
 		if (exited && (!open_fds || now - exited_at >= GRACE_S))
 			break;
+		if (!exited && !stopped && opts->stop && *opts->stop) {
+			stopped = true;
+			kill(-pid, SIGKILL);
+			kill(pid, SIGKILL);
+			continue;
+		}
 		if (!exited && deadline > 0 && now >= deadline) {
 			timed_out = true;
 			kill(-pid, SIGKILL);
@@ -617,7 +624,7 @@ enum cua_status cua_sandbox_run(const char *const *argv,
 			wait_s = GRACE_S - (now - exited_at);
 		else if (deadline > 0)
 			wait_s = deadline - now;
-		if (!exited && pidfd < 0 && (wait_s < 0 || wait_s > TICK_MS / 1e3))
+		if (!exited && (pidfd < 0 || opts->stop) && (wait_s < 0 || wait_s > TICK_MS / 1e3))
 			wait_s = TICK_MS / 1e3;
 		int timeout_ms = wait_s < 0 ? -1 : (int)(wait_s * 1e3) + 1;
 
@@ -681,6 +688,9 @@ enum cua_status cua_sandbox_run(const char *const *argv,
 
 	if (timed_out) {
 		res->how = CUA_EXIT_TIMEOUT;
+		res->sig = SIGKILL;
+	} else if (stopped) {
+		res->how = CUA_EXIT_STOPPED;
 		res->sig = SIGKILL;
 	} else if (WIFSIGNALED(wstatus)) {
 		res->how = CUA_EXIT_SIGNALED;

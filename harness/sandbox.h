@@ -10,6 +10,8 @@
 #ifndef CUA_SANDBOX_H
 #define CUA_SANDBOX_H
 
+#include <signal.h>
+
 #include "common.h"
 
 struct cua_sandbox_opts {
@@ -27,6 +29,8 @@ struct cua_sandbox_opts {
 	const char *const *env;  /* NULL-terminated "K=V" list: the child's whole
 	                          * environment (plus HOME/TMPDIR when private_tmp) */
 	const char *cwd;         /* working dir when !private_tmp (NULL = inherit) */
+	const volatile sig_atomic_t *stop; /* optional: once non-zero, the child's
+	                          * process group is killed (checked every 20 ms) */
 };
 
 /* Sensible defaults: 60 s, no channel, 64 KiB capture, net isolation, private tmp. */
@@ -36,6 +40,7 @@ enum cua_exit_how {
 	CUA_EXIT_NORMAL = 0,     /* exited; see code */
 	CUA_EXIT_SIGNALED = 1,   /* killed by a signal it caused or received; see sig */
 	CUA_EXIT_TIMEOUT = 2,    /* we killed it at the deadline */
+	CUA_EXIT_STOPPED = 3,    /* we killed it: the caller's stop flag was set */
 };
 
 struct cua_child_result {

@@ -290,6 +290,29 @@ Test(compile, nvcc_past_its_time_limit_is_timed_out_and_not_cached)
 	cua_build_free(&again);
 }
 
+/* Ctrl-C during a run kills the baselines' nvcc (run.c): the build says it was
+ * interrupted, caches nothing, and a later build starts from scratch. */
+Test(compile, a_stopped_build_is_interrupted_and_not_cached)
+{
+	need_nvcc();
+	const char *src = write_src("k.cu", valid_src, strlen(valid_src));
+	static volatile sig_atomic_t stop;
+	stop = 1;
+	opts.stop = &stop;
+	double t0 = cua_now();
+	cr_expect_eq(cua_build_so(src, &opts, &build, err, sizeof(err)), CUA_E_INTERRUPTED);
+	cr_expect_lt(cua_now() - t0, 1.0, "nvcc is killed promptly");
+	cr_expect_not_null(strstr(err, "stopped"), "%s", err);
+	cr_expect(!build.ok);
+	cr_expect_leq(entries(cache), 0, "no .so, failure log or temp file is left");
+	cua_build_free(&build);
+	memset(&build, 0, sizeof(build));
+
+	stop = 0;
+	build_ok(src, &build);
+	cr_expect(!build.cached, "the stopped build taught the cache nothing");
+}
+
 Test(compile, harness_failures_are_errors_not_results)
 {
 	need_nvcc();

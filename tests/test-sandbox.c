@@ -4,9 +4,11 @@
 #include <criterion/parameterized.h>
 
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "sandbox.h"
@@ -99,6 +101,33 @@ Test(sandbox, sleeping_child_is_killed_at_the_deadline)
 	cr_expect_eq(res.sig, SIGKILL);
 	cr_expect_geq(res.wall_s, 0.5);
 	cr_expect_lt(res.wall_s, 1.5, "killed after %.3f s", res.wall_s);
+}
+
+static volatile sig_atomic_t stop_flag;
+
+static void *raise_stop(void *arg)
+{
+	(void)arg;
+	struct timespec ts = { 0, 200 * 1000000L };
+	nanosleep(&ts, NULL);
+	stop_flag = 1;
+	return NULL;
+}
+
+Test(sandbox, sleeping_child_is_killed_when_the_caller_stops)
+{
+	opts.timeout_s = 10;
+	stop_flag = 0;
+	opts.stop = &stop_flag;
+	pthread_t th;
+	cr_assert_eq(pthread_create(&th, NULL, raise_stop, NULL), 0);
+	run_helper("sleep", NULL, NULL);
+	pthread_join(th, NULL);
+	cr_expect_eq(res.how, CUA_EXIT_STOPPED);
+	cr_expect_eq(res.sig, SIGKILL);
+	cr_expect_geq(res.wall_s, 0.2);
+	cr_expect_lt(res.wall_s, 1.0, "killed %.3f s after the start (stop at 0.2 s)",
+	             res.wall_s);
 }
 
 Test(sandbox, spinning_child_is_killed_at_the_deadline)
