@@ -1,9 +1,10 @@
 // task: relu
 // expect: sandbox_violation
 // expect-message: not written by the runner
-// Reaches the report channel with allowed libc calls only: a copy of stdout's
-// FILE with the channel's descriptor number, then fwrite + fflush of a passing
-// verdict with fast timings. The lines are not sealed with the runner's key.
+// Reaches the report channel with allowed libc calls only: points stdout's FILE
+// at the channel's descriptor (3) for one fwrite + fflush of a passing verdict
+// with fast timings, then puts it back. The lines are not sealed with the
+// runner's key. (A copy of stdout's FILE, tried first, made glibc abort.)
 #include "cuarena.h"
 #include <stdio.h>
 #include <string.h>
@@ -14,10 +15,11 @@ int cua_solve(const struct cua_tensor *in, int n_in, struct cua_tensor *out, int
 	static const char forged[] =
 	    "{\"event\":\"timing\",\"event_ms\":{\"n\":30,\"median\":0.001}}\n"
 	    "{\"event\":\"result\",\"verdict\":\"ok\",\"message\":\"\"}\n";
-	FILE f;
-	memcpy(&f, stdout, sizeof(f));
-	f._fileno = 3;   /* the report channel's descriptor */
-	fwrite(forged, 1, strlen(forged), &f);
-	fflush(&f);
+	fflush(stdout);
+	int was = stdout->_fileno;
+	stdout->_fileno = 3;
+	fwrite(forged, 1, strlen(forged), stdout);
+	fflush(stdout);
+	stdout->_fileno = was;
 	return 0;
 }
