@@ -15,10 +15,14 @@
 #                                        # (430) s; DIAG=1 first runs build/cudnn-find
 #   tools/gpu-session.sh torch-time      # torch eager/compile timings (baselines/torch)
 #   tools/gpu-session.sh runs            # the GPU suite (build/gpu-test), first GPU
+#   tools/gpu-session.sh guard [GLOB]    # every task's reference as a candidate (under
+#                                        # the system-call guard), checked, not timed,
+#                                        # on the first GPU, until GUARD_S (480) s
 #   tools/gpu-session.sh replay [GLOB]   # replay run over the catalogue on every GPU,
 #                                        # resumed from .carry/replay.tgz (throughput
 #                                        # bench; its run is the sample for results/)
 set -u
+shopt -s extglob
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
 OUT=${OUT:-/tmp/gpu-session}
@@ -87,6 +91,33 @@ runs)
 		> "$OUT/gpu-test.log" 2>&1
 	echo "rc=$?" >> "$OUT/gpu-test.log"
 	tail -n 3 "$OUT/gpu-test.log"
+	;;
+guard)
+	# A candidate runs under the runner's seccomp guard, references and baselines
+	# do not: submitting each reference as a candidate shows that no task's
+	# honest kernel makes a system call the guard stops.
+	end=$((SECONDS + ${GUARD_S:-480}))
+	timeout 120 $BIN selftest --compile-only --jobs "$(nproc)" "${2:-*}" \
+		> "$OUT/guard-compile.log" 2>&1
+	: > "$OUT/guard.log"
+	for t in tasks/L1/${2:-*}/; do
+		left=$((end - SECONDS)); [ "$left" -gt 5 ] || break
+		id=$(basename "$t")
+		CUDA_VISIBLE_DEVICES=${DEVS[0]} timeout "$left" $BIN eval "$id" "$t/reference.cu" \
+			--no-time --json > "$OUT/guard-one.json" 2>> "$OUT/guard.err"
+		python3 - "$id" "$OUT/guard-one.json" >> "$OUT/guard.log" <<'PY'
+import json, sys
+try:
+    j = json.load(open(sys.argv[2]))
+    c = j["candidate"]
+    print(sys.argv[1], c["verdict"], c.get("message", "")[:200])
+except Exception as e:
+    print(sys.argv[1], "no-report", repr(e)[:200])
+PY
+	done
+	rm -f "$OUT/guard-one.json"
+	awk '{n++; v[$2]++} END {printf "guard: %d tasks:", n; for (k in v) printf " %s %d", k, v[k]; print ""}' \
+		"$OUT/guard.log" | tee -a "$OUT/guard.log"
 	;;
 replay)
 	# bench/throughput.sh: wrong output -> compile error -> reference, for every
