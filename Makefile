@@ -148,9 +148,14 @@ $(BUILD)/cudnn-find: tools/cudnn-find.cu
 	@mkdir -p $(dir $@)
 	$(NVCC) -O2 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -o $@ $< -lcudnn
 
-bundle: $(BUILD)/cuarena $(BUILD)/gpu-test $(BUILD)/bench $(BUILD)/cudnn-find
+# tools/probe-alloc.cu: what big device allocations cost (where runner time is not)
+$(BUILD)/probe-alloc: tools/probe-alloc.cu
+	@mkdir -p $(dir $@)
+	$(NVCC) -O2 -arch=sm_90 -o $@ $<
+
+bundle: $(BUILD)/cuarena $(BUILD)/gpu-test $(BUILD)/bench $(BUILD)/cudnn-find $(BUILD)/probe-alloc
 	cp -L $$(ldconfig -p | awk '/libcjson.so.1 /{print $$NF; exit}') $(BUILD)/libcjson.so.1
-	@echo "bundle: $(BUILD)/ holds cuarena, gpu-test, bench, cudnn-find and libcjson.so.1 (rpath \$$ORIGIN)"
+	@echo "bundle: $(BUILD)/ holds cuarena, gpu-test, bench, cudnn-find, probe-alloc and libcjson.so.1 (rpath \$$ORIGIN)"
 
 deps:
 	@tools/deps.sh
