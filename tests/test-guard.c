@@ -5,6 +5,7 @@
 #include <criterion/criterion.h>
 
 #include <dlfcn.h>
+#include <pthread.h>
 #include <linux/audit.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
@@ -156,7 +157,21 @@ static const char *fixture(const char *name)
 	return path;
 }
 
-enum mode { LIBC_ONLY, RAW, JIT, CTOR };
+enum mode { LIBC_ONLY, RAW, JIT, CTOR, OLD_THREAD };
+
+/* OLD_THREAD: a thread started before the guard (as the CUDA driver's are)
+ * makes the raw call once the guard is in: the filter covers every thread. */
+static int go_pipe[2];
+static long (*old_thread_raw)(void);
+
+static void *old_thread(void *arg)
+{
+	(void)arg;
+	char c;
+	if (read(go_pipe[0], &c, 1) == 1)
+		dprintf(trap_fd, "thread returned %ld\n", old_thread_raw());
+	return NULL;
+}
 
 /* Runs `mode` in a child under the guard; returns its report and exit status. */
 static int guarded_child(enum mode mode, char *report, size_t cap)
@@ -169,6 +184,10 @@ static int guarded_child(enum mode mode, char *report, size_t cap)
 	if (pid == 0) {
 		close(pfd[0]);
 		trap_fd = pfd[1];
+		pthread_t th;
+		if (mode == OLD_THREAD &&
+		    (pipe(go_pipe) != 0 || pthread_create(&th, NULL, old_thread, NULL) != 0))
+			_exit(2);
 		char err[CUA_ERR_LEN];
 		if (cua_guard_install(on_trap, err, sizeof(err)) != CUA_OK) {
 			dprintf(trap_fd, "install failed: %s\n", err);
@@ -189,6 +208,11 @@ static int guarded_child(enum mode mode, char *report, size_t cap)
 			dprintf(trap_fd, "raw returned %ld\n", raw());
 		} else if (mode == JIT)
 			dprintf(trap_fd, "jit returned %ld\n", jit());
+		else if (mode == OLD_THREAD) {
+			old_thread_raw = raw;
+			(void)!write(go_pipe[1], "g", 1);
+			pthread_join(th, NULL);
+		}
 		_exit(0);
 	}
 	close(pfd[1]);
@@ -247,4 +271,15 @@ Test(guard, constructor_run_by_dlopen_is_trapped)
 	cr_expect(WIFEXITED(status) && WEXITSTATUS(status) == 3, "report: %s", rep);
 	cr_expect_null(strstr(rep, "libc "), "dlopen returned: %s", rep);
 	cr_expect_not_null(strstr(rep, "trap "), "report: %s", rep);
+}
+
+Test(guard, threads_started_before_the_guard_are_guarded_too)
+{
+	char rep[1024];
+	int status = guarded_child(OLD_THREAD, rep, sizeof(rep));
+	cr_expect(WIFEXITED(status) && WEXITSTATUS(status) == 3, "report: %s", rep);
+	cr_expect_null(strstr(rep, "thread returned"), "the call went through: %s", rep);
+	char want[32];
+	snprintf(want, sizeof(want), "trap %d ", SYS_getpid);
+	cr_expect_not_null(strstr(rep, want), "report: %s", rep);
 }
