@@ -141,13 +141,17 @@ int cmd_run(struct cua_cli *cli, int argc, char **argv)
 	double gpu_h = sum.gpu_s / 3600;
 	double per_hour = gpu_h > 0 ? sum.evaluations / gpu_h : 0;
 	double idle = gpu_h > 0 ? 100 * (1 - sum.gpu_busy_s / (gpu_h * 3600)) : 0;
-	char segs[64] = "";
+	char segs[64] = "", own[96] = "";
 	if (sum.segments > 1)
 		snprintf(segs, sizeof(segs), " over %d invocations", sum.segments);
+	/* the baselines' share of the GPU aside: what the candidates alone cost */
+	if (sum.candidate_gpu_s > 0)
+		snprintf(own, sizeof(own), "; %.0f per GPU-hour of their own GPU time",
+		         sum.evaluations / (sum.candidate_gpu_s / 3600));
 	printf("run %s: %d/%d tasks done, %d with a correct kernel; %d candidates in %.1f s%s "
-	       "on %d GPU%s (%.0f per GPU-hour, GPU idle %.0f%%)%s\n",
+	       "on %d GPU%s (%.0f per GPU-hour%s, GPU idle %.0f%%)%s\n",
 	       sum.out_dir, sum.tasks_done, sum.tasks, sum.tasks_correct, sum.evaluations,
-	       sum.wall_s, segs, sum.gpus, sum.gpus == 1 ? "" : "s", per_hour,
+	       sum.wall_s, segs, sum.gpus, sum.gpus == 1 ? "" : "s", per_hour, own,
 	       idle < 0 ? 0 : idle, sum.interrupted ? "; interrupted" : "");
 	return sum.interrupted ? CUA_EXIT_FAILED : CUA_EXIT_OK;
 }

@@ -167,8 +167,9 @@ struct run {
 	 * its evaluations, GPU time and wall time, recorded in run.json's
 	 * "segments" after every evaluation, so a killed one still counts. */
 	int seg_evals;
-	double t0, gpu_busy;
-	double prior_wall, prior_busy, prior_gpu_s;    /* the earlier segments' sums */
+	double t0, gpu_busy, cand_busy;                /* cand_busy: candidates' share */
+	double prior_wall, prior_busy, prior_gpu_s, prior_cand;  /* earlier segments' sums */
+	bool prior_cand_known;                         /* every earlier segment had it */
 	int n_prior_segments;
 	double max_time_s;                             /* timing cap, run.json's */
 	cJSON *segment;                                /* ours, in run_json */
@@ -206,6 +207,7 @@ static void checkpoint(struct run *r, const struct cua_run_summary *sum)
 	cJSON_ReplaceItemInObject(g, "wall_s", cJSON_CreateNumber(cua_now() - r->t0));
 	cJSON_ReplaceItemInObject(g, "evaluations", cJSON_CreateNumber(r->seg_evals));
 	cJSON_ReplaceItemInObject(g, "gpu_busy_s", cJSON_CreateNumber(r->gpu_busy));
+	cJSON_ReplaceItemInObject(g, "candidate_gpu_s", cJSON_CreateNumber(r->cand_busy));
 	cJSON_ReplaceItemInObject(g, "interrupted", cJSON_CreateBool(interrupted != 0));
 	write_run_json(r, sum);
 }
@@ -432,6 +434,7 @@ static void run_episode(struct run *r, const struct cua_task *t, int slot, struc
 		r->evaluations++;
 		r->seg_evals++;
 		r->gpu_busy += step.eval.run_s;
+		r->cand_busy += step.eval.run_s;
 		checkpoint(r, NULL);
 		pthread_mutex_unlock(&r->lock);
 
@@ -773,6 +776,8 @@ static void write_run_json(struct run *r, const struct cua_run_summary *sum)
 		cJSON_AddNumberToObject(s, "wall_s", sum->wall_s);
 		cJSON_AddNumberToObject(s, "gpu_busy_s", sum->gpu_busy_s);
 		cJSON_AddNumberToObject(s, "gpu_s", sum->gpu_s);
+		if (sum->candidate_gpu_s >= 0)
+			cJSON_AddNumberToObject(s, "candidate_gpu_s", sum->candidate_gpu_s);
 		cJSON_AddNumberToObject(s, "segments", sum->segments);
 		cJSON_AddNumberToObject(s, "gpus", sum->gpus);
 		cJSON_AddBoolToObject(s, "interrupted", sum->interrupted);
@@ -826,6 +831,11 @@ static enum cua_status open_segment(struct run *r, const char *when, char *err,
 		r->prior_wall += w->valuedouble;
 		r->prior_busy += b->valuedouble;
 		r->prior_gpu_s += w->valuedouble * (n ? n->valuedouble : 1);
+		const cJSON *c = cJSON_GetObjectItemCaseSensitive(g, "candidate_gpu_s");
+		if (cJSON_IsNumber(c) && c->valuedouble >= 0)
+			r->prior_cand += c->valuedouble;
+		else
+			r->prior_cand_known = false;   /* a segment from before it was kept */
 		i++;
 	}
 	r->n_prior_segments = i;
@@ -835,6 +845,7 @@ static enum cua_status open_segment(struct run *r, const char *when, char *err,
 	cJSON_AddNumberToObject(r->segment, "wall_s", 0);
 	cJSON_AddNumberToObject(r->segment, "evaluations", 0);
 	cJSON_AddNumberToObject(r->segment, "gpu_busy_s", 0);
+	cJSON_AddNumberToObject(r->segment, "candidate_gpu_s", 0);
 	cJSON_AddBoolToObject(r->segment, "interrupted", false);
 	cJSON_AddItemToArray(segs, r->segment);
 	return CUA_OK;
@@ -849,6 +860,7 @@ enum cua_status cua_run(const struct cua_run_opts *o, struct cua_run_summary *su
 
 	memset(sum, 0, sizeof(*sum));
 	memset(&r, 0, sizeof(r));
+	r.prior_cand_known = true;
 	r.o = o;
 	interrupted = 0;
 	r.n_gpus = 1;
@@ -1039,6 +1051,7 @@ files:
 	sum->wall_s = r.prior_wall + wall;
 	sum->gpu_busy_s = r.prior_busy + r.gpu_busy;
 	sum->gpu_s = r.prior_gpu_s + wall * r.n_gpus;
+	sum->candidate_gpu_s = r.prior_cand_known ? r.prior_cand + r.cand_busy : -1;
 	sum->segments = r.n_prior_segments + 1;
 	sum->gpus = r.n_gpus;
 	sum->interrupted = interrupted != 0;

@@ -54,6 +54,9 @@ struct cua_run_summary {
 	 * wall_s, gpu_busy_s summed over the devices, gpu_s the GPU-seconds held
 	 * (each segment's wall time times its devices). */
 	double wall_s, gpu_busy_s, gpu_s;
+	/* the part of gpu_busy_s spent on candidates (not the baselines); -1 when
+	 * an earlier segment of the run did not record it */
+	double candidate_gpu_s;
 	int segments;
 	bool interrupted;
 };

@@ -456,6 +456,8 @@ Test(run, a_resumed_run_counts_the_time_of_every_invocation)
 	cr_expect_lt(again.wall_s - 100, first.wall_s + 30);
 	cr_expect_geq(again.gpu_s, 200, "both invocations held two GPUs");
 	cr_expect_geq(again.gpu_busy_s, 150);
+	cr_expect_eq(again.candidate_gpu_s, -1,
+	             "the first segment did not say what its candidates cost");
 
 	run = read_run_json(o.out_dir);
 	segs = cJSON_GetObjectItem(run, "segments");
@@ -466,6 +468,7 @@ Test(run, a_resumed_run_counts_the_time_of_every_invocation)
 	cr_expect_str_eq(str(cJSON_GetObjectItem(run, "device"), "name"), "NVIDIA H200");
 	cr_expect_eq(num(cJSON_GetObjectItem(run, "device"), "sms"), 132);
 
+	cr_expect_null(cJSON_GetObjectItem(cJSON_GetObjectItem(run, "summary"), "candidate_gpu_s"));
 	cr_expect_eq(num(run, "max_time_s"), 3, "the default timing cap is recorded");
 
 	/* a resume times its kernels as the run did */
@@ -483,6 +486,45 @@ Test(run, a_resumed_run_counts_the_time_of_every_invocation)
 	cJSON_Delete(run);
 	cr_expect_eq(cua_run(&o, &again, err, sizeof(err)), CUA_E_PARSE);
 	cr_expect(strstr(err, "run.json") && strstr(err, "segments[1]"), "%s", err);
+	cJSON_Delete(cfg);
+}
+
+/* The run says what its candidates cost apart from the baselines: on the H200
+ * the replay run made 886 candidates per GPU-hour all-in and 2275 on their own
+ * GPU time (baselines, measured in the run, were 57 % of it), and only the
+ * first figure was printed. Without a GPU the runner still runs and reports. */
+Test(run, candidates_gpu_time_is_kept_apart_from_the_baselines)
+{
+	if (!cua_find_nvcc())
+		cr_skip_test("no nvcc: the run engine test builds candidates");
+	put("replay/L1/020-vector-add/turn-1.cu",
+	    "#include \"cuarena.h\"\nint cua_solve(const struct cua_tensor *i, int a, "
+	    "struct cua_tensor *o, int b, cudaStream_t s) { return 0; }\n");
+	char err[CUA_ERR_LEN] = "";
+	cJSON *cfg;
+	struct cua_run_opts o = replay_opts(&cfg);
+	o.tasks_glob = "020-*";
+	o.turns = 1;
+	struct cua_run_summary sum;
+	cr_assert_eq(cua_run(&o, &sum, err, sizeof(err)), CUA_OK, "%s", err);
+	cr_assert_eq(sum.evaluations, 1);
+
+	char p[4400], *buf = NULL;
+	snprintf(p, sizeof(p), "%s/evals.jsonl", o.out_dir);
+	cr_assert_eq(cua_read_file(p, 1 << 20, &buf, NULL, NULL, 0), CUA_OK);
+	cJSON *ev = cJSON_Parse(buf);
+	free(buf);
+	double run_s = num(cJSON_GetObjectItem(cJSON_GetObjectItem(ev, "eval"), "seconds"), "run");
+	cJSON_Delete(ev);
+	cr_expect_gt(run_s, 0, "the candidate reached the runner");
+	cr_expect_float_eq(sum.candidate_gpu_s, run_s, 1e-6);
+	cr_expect_gt(sum.gpu_busy_s, sum.candidate_gpu_s + 1e-3, "the baselines took their share");
+
+	cJSON *run = read_run_json(o.out_dir);
+	cr_expect_float_eq(num(cJSON_GetObjectItem(run, "summary"), "candidate_gpu_s"), run_s, 1e-6);
+	cr_expect_float_eq(num(cJSON_GetArrayItem(cJSON_GetObjectItem(run, "segments"), 0),
+	                       "candidate_gpu_s"), run_s, 1e-6);
+	cJSON_Delete(run);
 	cJSON_Delete(cfg);
 }
 
