@@ -86,7 +86,7 @@ static void mac_hex(const struct cua_channel_key *key, uint64_t seq, const char 
 char *cua_channel_seal(const struct cua_channel_key *key, uint64_t seq, const char *json,
                        size_t n, size_t *len)
 {
-	char *line = malloc(MAC_HEX + 1 + n + 1);
+	char *line = malloc(MAC_HEX + 1 + n + 2);
 	CUA_ASSERT(line);
 	char mac[MAC_HEX + 1];
 	mac_hex(key, seq, json, n, mac);
@@ -94,6 +94,7 @@ char *cua_channel_seal(const struct cua_channel_key *key, uint64_t seq, const ch
 	line[MAC_HEX] = ' ';
 	memcpy(line + MAC_HEX + 1, json, n);
 	line[MAC_HEX + 1 + n] = '\n';
+	line[MAC_HEX + 1 + n + 1] = '\0';   /* not counted: a string for who wants one */
 	*len = MAC_HEX + 1 + n + 1;
 	return line;
 }

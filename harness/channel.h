@@ -33,7 +33,7 @@ void cua_channel_key_hex(const struct cua_channel_key *key, char out[65]);
 bool cua_channel_key_parse(const char *hex, struct cua_channel_key *key);
 
 /* The sealed line for the seq-th line of json[0..n) (no newline inside), with
- * its '\n'; malloc'd, length in *len. */
+ * its '\n'; malloc'd and NUL-terminated, length (without the NUL) in *len. */
 char *cua_channel_seal(const struct cua_channel_key *key, uint64_t seq, const char *json,
                        size_t n, size_t *len);
 

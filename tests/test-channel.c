@@ -40,7 +40,9 @@ Test(channel, a_sealed_line_verifies_as_itself_only)
 	struct cua_channel_key other = key;
 	other.k[31] ^= 1;
 	cr_expect_not(cua_channel_verify(&other, 7, line, len - 1, &got, &gn), "another key");
-	char *edited = strdup(line);
+	cr_assert_eq(line[len], '\0', "the sealed line is also a string");
+	char *edited = malloc(len + 1);
+	memcpy(edited, line, len + 1);
 	char *v = strstr(edited, "wrong_output");
 	memcpy(v, "ok\",\"x\":\"ut", 12);   /* same length, other verdict */
 	cr_expect_not(cua_channel_verify(&key, 7, edited, len - 1, &got, &gn), "edited text");
