@@ -27,19 +27,9 @@ enum cua_status cua_channel_key_new(struct cua_channel_key *key, char *err, size
 	return CUA_OK;
 }
 
-static void to_hex(const unsigned char *b, size_t n, char *out)
-{
-	static const char digits[] = "0123456789abcdef";
-	for (size_t i = 0; i < n; i++) {
-		out[2 * i] = digits[b[i] >> 4];
-		out[2 * i + 1] = digits[b[i] & 15];
-	}
-	out[2 * n] = '\0';
-}
-
 void cua_channel_key_hex(const struct cua_channel_key *key, char out[65])
 {
-	to_hex(key->k, sizeof(key->k), out);
+	cua_hex(key->k, sizeof(key->k), out);
 }
 
 static int hex_digit(char c)
@@ -80,7 +70,7 @@ static void mac_hex(const struct cua_channel_key *key, uint64_t seq, const char 
 	CUA_ASSERT(HMAC(EVP_sha256(), key->k, (int)sizeof(key->k), msg, 8 + n, md, &mdlen) &&
 	           mdlen == 32);
 	free(msg);
-	to_hex(md, 32, out);
+	cua_hex(md, 32, out);
 }
 
 char *cua_channel_seal(const struct cua_channel_key *key, uint64_t seq, const char *json,

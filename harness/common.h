@@ -68,6 +68,8 @@ void cua_driver_version(char *buf, size_t len);
 double cua_now(void);
 
 /* SHA-256 of a buffer as 64 lowercase hex chars + NUL. */
+/* Lower-case hex of n bytes: 2n digits and a NUL in out. */
+void cua_hex(const void *bytes, size_t n, char *out);
 void cua_sha256_hex(const void *buf, size_t len, char out[65]);
 
 /* Incremental SHA-256 (OpenSSL EVP underneath). */

@@ -239,14 +239,24 @@ void cua_sha256_update(struct cua_sha256 *h, const void *buf, size_t len)
 	CUA_ASSERT(EVP_DigestUpdate(h->ctx, buf, len) == 1);
 }
 
+void cua_hex(const void *bytes, size_t n, char *out)
+{
+	static const char digits[] = "0123456789abcdef";
+	const unsigned char *b = bytes;
+	for (size_t i = 0; i < n; i++) {
+		out[2 * i] = digits[b[i] >> 4];
+		out[2 * i + 1] = digits[b[i] & 15];
+	}
+	out[2 * n] = '\0';
+}
+
 void cua_sha256_final(struct cua_sha256 *h, char out[65])
 {
 	unsigned char md[EVP_MAX_MD_SIZE];
 	unsigned int n = 0;
 
 	CUA_ASSERT(EVP_DigestFinal_ex(h->ctx, md, &n) == 1 && n == 32);
-	for (unsigned i = 0; i < n; i++)
-		snprintf(out + 2 * i, 3, "%02x", md[i]);
+	cua_hex(md, n, out);
 	EVP_MD_CTX_free(h->ctx);
 	free(h);
 }
