@@ -221,7 +221,7 @@ int cmd_selftest(struct cua_cli *cli, int argc, char **argv)
 	bool compile = false, timing = true;
 	const char *dump = NULL, *out = NULL;
 	double max_time = 1.0;
-	int jobs = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	int jobs = cua_cpus();
 	char **names = calloc((size_t)argc + 1, sizeof(char *));
 	int n_names = 0, passed = 0, failed = 0;
 

@@ -64,6 +64,9 @@ void cua_buf_printf(struct cua_buf *b, const char *fmt, ...)
 /* The NVIDIA kernel module's version ("580.159.04"), or "" when unknown. */
 void cua_driver_version(char *buf, size_t len);
 
+/* CPU cores this process may use (its affinity mask; at least 1). */
+int cua_cpus(void);
+
 /* Monotonic clock in seconds. */
 double cua_now(void);
 

@@ -37,8 +37,7 @@ void cua_run_opts_init(struct cua_run_opts *o, const char *root, const char *sel
 	o->root = root;
 	o->turns = 8;
 	o->reward = CUA_REWARD_CUDA_AGENT;
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
-	o->jobs = n > 0 ? (int)n : 2;
+	o->jobs = cua_cpus();
 	o->require_gpu = true;
 	cua_eval_opts_init(&o->eval, root, self_exe, cache_dir);
 }

@@ -2,6 +2,7 @@
 #include "common.h"
 
 #include <dirent.h>
+#include <sched.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -210,6 +211,18 @@ void cua_driver_version(char *buf, size_t len)
 	if (fgets(buf, (int)len, f))
 		buf[strcspn(buf, "\n")] = '\0';
 	fclose(f);
+}
+
+int cua_cpus(void)
+{
+	cpu_set_t set;
+
+	/* the cores this process may run on (taskset, a container's cpuset), not
+	 * the machine's: more compile jobs than those only queue */
+	if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 0)
+		return CPU_COUNT(&set);
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n > 0 ? (int)n : 1;
 }
 
 double cua_now(void)

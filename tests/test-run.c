@@ -3,6 +3,7 @@
  * two tasks with two episodes in flight, and every results file says so. */
 #include <criterion/criterion.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -267,6 +268,21 @@ Test(run, gpu_lists_are_checked)
 	}
 	cr_expect_eq(cua_run_parse_gpus("0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16", names, err,
 	                                sizeof(err)), -1, "17 devices");
+}
+
+/* Compile jobs default to the cores the run may use (taskset, a container's
+ * cpuset), not to every core of the machine. Criterion runs each test in its
+ * own process, so narrowing this one's affinity touches no other test. */
+Test(run, compile_jobs_default_to_the_allowed_cores)
+{
+	cpu_set_t one;
+	CPU_ZERO(&one);
+	CPU_SET(sched_getcpu() >= 0 ? sched_getcpu() : 0, &one);
+	cr_assert_eq(sched_setaffinity(0, sizeof(one), &one), 0);
+	struct cua_run_opts o;
+	cua_run_opts_init(&o, ".", "cuarena", tmp);
+	cr_expect_eq(o.jobs, 1);
+	cr_expect_eq(cua_cpus(), 1);
 }
 
 /* The environment of an evaluation child: scrubbed, with the task's device. */
