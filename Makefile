@@ -56,7 +56,7 @@ GPU_SRCS    := $(wildcard tests/gpu/*.c)
 BENCH_SRCS  := $(wildcard bench/*.c)
 
 .PHONY: all test gpu-test bench bundle deps install clean check-nvcc fuzz FORCE
-all: $(BUILD)/cuarena
+all: $(BUILD)/cuarena $(BUILD)/cuarena-cand
 
 $(BUILD)/version.c: FORCE
 	@mkdir -p $(dir $@)
@@ -88,6 +88,22 @@ $(LIB): $(LIB_OBJS)
 $(BUILD)/cuarena: $(BUILD)/obj/harness/main.o $(AGENT_OBJS) $(LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(RPATH) $(LDLIBS)
 
+# The candidate's process (harness/cand/main.cu): the judge starts it beside
+# itself (jail.h). Its own objects, never sanitized (nothing here runs it), and no
+# library of ours beyond the jail and the wire: the smallest program that maps
+# the judge's buffers and calls cua_solve.
+CANDFLAGS := -O2 -g -std=c11 $(WARN) -D_GNU_SOURCE -Iinclude -Iharness -I$(CUDA_HOME)/include
+$(BUILD)/obj/cand/%.o: harness/%.c harness/jail.h harness/wire.h harness/common.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CANDFLAGS) -c $< -o $@
+
+$(BUILD)/obj/cand/main.o: harness/cand/main.cu harness/vmm.cuh harness/jail.h harness/wire.h include/cuarena.h
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVFLAGS) -c $< -o $@
+
+$(BUILD)/cuarena-cand: $(BUILD)/obj/cand/main.o $(BUILD)/obj/cand/jail.o $(BUILD)/obj/cand/wire.o
+	$(NVCC) -o $@ $^ -cudart shared -ldl -Xlinker -rpath,$(CUDA_HOME)/lib64
+
 # ---- CPU tests (Criterion) -------------------------------------------------
 $(BUILD)/test-suite: $(TEST_OBJS) $(AGENT_OBJS) $(LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(RPATH) -lcriterion $(LDLIBS)
@@ -100,7 +116,7 @@ $(BUILD)/tests/so/%.so: tests/data/so/%.c
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 -O1 -D_GNU_SOURCE -w -shared -fPIC -o $@ $<
 
-test: $(BUILD)/cuarena $(BUILD)/test-suite $(HELPERS) $(SOFIXTURES)
+test: $(BUILD)/cuarena $(BUILD)/cuarena-cand $(BUILD)/test-suite $(HELPERS) $(SOFIXTURES)
 	CUARENA_ROOT=$(CURDIR) CUARENA_BUILD=$(CURDIR)/$(BUILD) $(BUILD)/test-suite --jobs 2
 	tests/cli.sh $(BUILD)/cuarena
 
@@ -153,16 +169,16 @@ $(BUILD)/probe-alloc: tools/probe-alloc.cu
 	@mkdir -p $(dir $@)
 	$(NVCC) -O2 -arch=sm_90 -o $@ $<
 
-bundle: $(BUILD)/cuarena $(BUILD)/gpu-test $(BUILD)/bench $(BUILD)/cudnn-find $(BUILD)/probe-alloc
+bundle: $(BUILD)/cuarena $(BUILD)/cuarena-cand $(BUILD)/gpu-test $(BUILD)/bench $(BUILD)/cudnn-find $(BUILD)/probe-alloc
 	cp -L $$(ldconfig -p | awk '/libcjson.so.1 /{print $$NF; exit}') $(BUILD)/libcjson.so.1
-	@echo "bundle: $(BUILD)/ holds cuarena, gpu-test, bench, cudnn-find, probe-alloc and libcjson.so.1 (rpath \$$ORIGIN)"
+	@echo "bundle: $(BUILD)/ holds cuarena, cuarena-cand, gpu-test, bench, cudnn-find, probe-alloc and libcjson.so.1 (rpath \$$ORIGIN)"
 
 deps:
 	@tools/deps.sh
 
-install: $(BUILD)/cuarena
+install: $(BUILD)/cuarena $(BUILD)/cuarena-cand
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/cuarena
-	install -m 755 $(BUILD)/cuarena $(DESTDIR)$(PREFIX)/bin/cuarena
+	install -m 755 $(BUILD)/cuarena $(BUILD)/cuarena-cand $(DESTDIR)$(PREFIX)/bin/
 	cp -r include tasks baselines plots docs $(DESTDIR)$(PREFIX)/share/cuarena/
 
 clean:

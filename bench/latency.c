@@ -93,7 +93,7 @@ static int bench_task(const struct cua_task *t, const struct cua_eval_opts *o,
 		struct cua_eval e;
 		cua_eval_source(t, src, CUA_SUBJECT_CANDIDATE, "candidate", o, &e, NULL, err,
 		                sizeof(err));
-		med[i] = e.verdict == CUA_VERDICT_OK ? e.timing.event_ms.median : 0;
+		med[i] = e.verdict == CUA_VERDICT_OK ? cua_timing_stats(&e.timing)->median : 0;
 		cua_eval_clear(&e);
 	}
 	double lo = med[0], hi = med[0];

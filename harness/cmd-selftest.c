@@ -203,9 +203,9 @@ static cJSON *eval_summary(const struct cua_eval *e)
 	cJSON_AddNumberToObject(o, "max_abs", ma);
 	cJSON_AddNumberToObject(o, "max_rel", mr);
 	if (e->timing.done) {
-		cJSON_AddNumberToObject(o, "median_ms", e->timing.event_ms.median);
-		cJSON_AddNumberToObject(o, "iqr_ms", e->timing.event_ms.iqr);
-		cJSON_AddNumberToObject(o, "n", e->timing.event_ms.n);
+		cJSON_AddNumberToObject(o, "median_ms", cua_timing_stats(&e->timing)->median);
+		cJSON_AddNumberToObject(o, "iqr_ms", cua_timing_stats(&e->timing)->iqr);
+		cJSON_AddNumberToObject(o, "n", cua_timing_stats(&e->timing)->n);
 	}
 	if (e->sol_ms > 0) {
 		cJSON_AddNumberToObject(o, "sol_ms", e->sol_ms);
@@ -364,7 +364,7 @@ int cmd_selftest(struct cua_cli *cli, int argc, char **argv)
 			if (b->verdict == CUA_VERDICT_OK && b->timing.done)
 				off += (size_t)snprintf(line + off, sizeof(line) - off,
 				                        "%s %.4f ms (%.0f%% SOL); ", b->subject,
-				                        b->timing.event_ms.median, b->pct_sol);
+				                        cua_timing_stats(&b->timing)->median, b->pct_sol);
 		}
 		if (off < sizeof(line))
 			snprintf(line + off, sizeof(line) - off, "%d non-degeneracy checks",

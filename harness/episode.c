@@ -94,7 +94,7 @@ static char *feedback(const struct cua_episode *ep, const struct cua_step *st)
 		    ep->task->atol, ep->task->rtol);
 	}
 	if (e->verdict == CUA_VERDICT_OK && e->timing.done) {
-		const struct cua_stats *s = &e->timing.event_ms;
+		const struct cua_stats *s = cua_timing_stats(&e->timing);
 		cua_buf_printf(&b, "\nTiming: median %.4f ms (IQR %.4f, n %d)", s->median, s->iqr, s->n);
 		if (e->pct_sol > 0)
 			cua_buf_printf(&b, ", %.1f%% of the speed of light (%.4f ms)", e->pct_sol, e->sol_ms);
@@ -104,7 +104,7 @@ static char *feedback(const struct cua_episode *ep, const struct cua_step *st)
 			if (base->verdict != CUA_VERDICT_OK || !base->timing.done)
 				continue;
 			cua_buf_printf(&b, "- vs %s%s (%.4f ms): %.3fx\n", st->speedup_name[i],
-			    base->imported ? " (imported)" : "", base->timing.event_ms.median,
+			    base->imported ? " (imported)" : "", cua_timing_stats(&base->timing)->median,
 			    st->speedup[i]);
 		}
 	}

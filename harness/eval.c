@@ -131,6 +131,8 @@ static void take_event(const cJSON *ev, struct cua_eval *e, struct cua_device *d
 		dev->runtime = cua_to_int(num(ev, "runtime"));
 		dev->l2_bytes = num(ev, "l2_bytes");
 		dev->mem_bytes = num(ev, "mem_bytes");
+	} else if (!strcmp(kind, "jail")) {
+		snprintf(e->jail, sizeof(e->jail), "%s", str(ev, "what"));
 	} else if (!strcmp(kind, "phase")) {
 		snprintf(cs->last_phase, sizeof(cs->last_phase), "%s", str(ev, "what"));
 	} else if (!strcmp(kind, "case") && e->n_cases < CUA_MAX_CASES) {
@@ -159,9 +161,14 @@ static void take_event(const cJSON *ev, struct cua_eval *e, struct cua_device *d
 	} else if (!strcmp(kind, "timing")) {
 		struct cua_timing *t = &e->timing;
 		t->done = true;
+		read_stats(cJSON_GetObjectItem(ev, "judge_ms"), &t->judge_ms);
 		read_stats(cJSON_GetObjectItem(ev, "event_ms"), &t->event_ms);
 		read_stats(cJSON_GetObjectItem(ev, "host_ms"), &t->host_ms);
 		t->overhead_ms = num(ev, "overhead_ms");
+		t->claim_overhead_ms = num(ev, "claim_overhead_ms");
+		t->pre_ms = num(ev, "pre_ms");
+		t->pre_max_ms = num(ev, "pre_max_ms");
+		t->gap_max_ms = num(ev, "gap_max_ms");
 		t->sm_mhz_before = num(ev, "sm_mhz_before");
 		t->sm_mhz_after = num(ev, "sm_mhz_after");
 		t->input_sets = cua_to_int(num(ev, "input_sets"));
@@ -228,7 +235,7 @@ static void apply_sol(const struct cua_task *t, const struct cua_ceilings *c,
 	if (e->verdict != CUA_VERDICT_OK || !e->timing.done)
 		return;
 	e->sol_ms = cua_sol_ms(t, c);
-	double med = e->timing.event_ms.median;
+	double med = cua_timing_stats(&e->timing)->median;
 	if (e->sol_ms > 0 && med > 0) {
 		e->pct_sol = 100.0 * e->sol_ms / med;
 		if (e->pct_sol > 110.0)
@@ -267,7 +274,7 @@ static enum cua_status run_child(const struct cua_task *t, const char *so_path,
                                  struct cua_eval *e, struct cua_device *dev,
                                  struct cua_degeneracy *degen, char *err, size_t errlen)
 {
-	char seeds[96], secret[32], recheck[32], maxt[32], mins[16], fd[8];
+	char seeds[96], maxt[32], mins[16], fd[8], tmo[32];
 	const char *argv[40];
 	int n = 0;
 	enum cua_status st;
@@ -275,13 +282,11 @@ static enum cua_status run_child(const struct cua_task *t, const char *so_path,
 	snprintf(seeds, sizeof(seeds), "%llu,%llu,%llu",
 	         (unsigned long long)o->seeds[0], (unsigned long long)o->seeds[1],
 	         (unsigned long long)o->seeds[2]);
-	snprintf(secret, sizeof(secret), "%llu", (unsigned long long)o->secret);
-	snprintf(recheck, sizeof(recheck), "%llu", (unsigned long long)o->recheck);
 	snprintf(maxt, sizeof(maxt), "%g", o->max_time_s);
 	snprintf(mins, sizeof(mins), "%d", o->min_samples);
 	snprintf(fd, sizeof(fd), "%d", CHANNEL_FD);
 	argv[n++] = o->self_exe;
-	argv[n++] = "__runner";
+	argv[n++] = "__judge";
 	argv[n++] = "--task";
 	argv[n++] = t->dir;
 	if (so_path) {
@@ -294,10 +299,9 @@ static enum cua_status run_child(const struct cua_task *t, const char *so_path,
 	argv[n++] = fd;
 	argv[n++] = "--seeds";
 	argv[n++] = seeds;
-	argv[n++] = "--secret";
-	argv[n++] = secret;
-	argv[n++] = "--recheck";
-	argv[n++] = recheck;
+	snprintf(tmo, sizeof(tmo), "%g", o->run_timeout_s);
+	argv[n++] = "--timeout";
+	argv[n++] = tmo;
 	argv[n++] = "--max-time-s";
 	argv[n++] = maxt;
 	argv[n++] = "--min-samples";
@@ -320,13 +324,18 @@ static enum cua_status run_child(const struct cua_task *t, const char *so_path,
 	char key_env[sizeof(CUA_CHANNEL_KEY_ENV) + 65];
 	memcpy(key_env, CUA_CHANNEL_KEY_ENV "=", sizeof(CUA_CHANNEL_KEY_ENV));
 	cua_channel_key_hex(&key, key_env + sizeof(CUA_CHANNEL_KEY_ENV));
-	const char *env[sizeof(ce.env) / sizeof(ce.env[0]) + 1];
+	const char *env[sizeof(ce.env) / sizeof(ce.env[0]) + 2];
 	int ne = 0;
 	while (ce.env[ne]) {
 		env[ne] = ce.env[ne];
 		ne++;
 	}
 	env[ne++] = key_env;
+	/* the seeds nobody may predict: in the judge's environment, which it wipes */
+	char secrets_env[sizeof(CUA_SECRETS_ENV) + 48];
+	snprintf(secrets_env, sizeof(secrets_env), "%s=%llu,%llu", CUA_SECRETS_ENV,
+	         (unsigned long long)o->secret, (unsigned long long)o->recheck);
+	env[ne++] = secrets_env;
 	env[ne] = NULL;
 
 	struct cua_sandbox_opts so;
@@ -505,12 +514,35 @@ static enum cua_status eval_with(const struct cua_task *t, const char *src_path,
 		}
 	}
 
-	/* The run: a fresh sandboxed child with its own CUDA context. */
-	/* Only the harness's own kernels run without the system-call guard. */
-	static const char *const trusted[] = {"--trusted", NULL};
-	st = run_child(t, b.so_path, ref.so_path, subject, o,
-	               kind == CUA_SUBJECT_CANDIDATE ? NULL : trusted, e, dev, NULL, err,
+	/* The run: a judge in a fresh sandboxed child, the kernel in a jailed process
+	 * of the judge's. Only the harness's own kernels run without the kernel
+	 * process's system-call filter. The timed samples' answers come from a
+	 * trusted kernel: a baseline checks itself; everything else is checked
+	 * against the task's first library baseline (fast), else its reference. */
+	const char *extra[5];
+	int ne = 0;
+	struct cua_build chk;
+	memset(&chk, 0, sizeof(chk));
+	if (kind != CUA_SUBJECT_CANDIDATE)
+		extra[ne++] = "--trusted";
+	if (kind == CUA_SUBJECT_BASELINE) {
+		extra[ne++] = "--checker";
+		extra[ne++] = b.so_path;
+	} else if (t->n_baselines > 0 && o->time) {
+		char cpath[4200];
+		struct cua_build_opts cbo = o->build;
+		struct cua_symcheck_policy cpol;
+		cua_baseline_path(o->root, t->baselines[0], cpath, sizeof(cpath));
+		subject_libs(t, CUA_SUBJECT_BASELINE, t->baselines[0], &cbo, &cpol);
+		if (cua_build_so(cpath, &cbo, &chk, NULL, 0) == CUA_OK && chk.ok) {
+			extra[ne++] = "--checker";
+			extra[ne++] = chk.so_path;
+		}
+	}
+	extra[ne] = NULL;
+	st = run_child(t, b.so_path, ref.so_path, subject, o, extra, e, dev, NULL, err,
 	               errlen);
+	cua_build_free(&chk);
 	if (st != CUA_OK)
 		goto out;
 	apply_sol(t, o->ceilings, e);
@@ -624,7 +656,8 @@ const struct cua_eval *cua_report_best_library(const struct cua_report *r)
 		const struct cua_eval *b = &r->base[i];
 		if (b->imported || b->verdict != CUA_VERDICT_OK || !b->timing.done)
 			continue;
-		if (!best || b->timing.event_ms.median < best->timing.event_ms.median)
+		if (!best || cua_timing_stats(&b->timing)->median <
+		                 cua_timing_stats(&best->timing)->median)
 			best = b;
 	}
 	return best;
@@ -634,9 +667,10 @@ double cua_speedup(const struct cua_eval *baseline, const struct cua_eval *cand)
 {
 	if (baseline->verdict != CUA_VERDICT_OK || cand->verdict != CUA_VERDICT_OK ||
 	    !baseline->timing.done || !cand->timing.done ||
-	    cand->timing.event_ms.median <= 0)
+	    cua_timing_stats(&cand->timing)->median <= 0)
 		return 0;
-	return baseline->timing.event_ms.median / cand->timing.event_ms.median;
+	return cua_timing_stats(&baseline->timing)->median /
+	       cua_timing_stats(&cand->timing)->median;
 }
 
 struct cand_build {

@@ -110,8 +110,8 @@ int main(int argc, char **argv)
 	int i = 1;
 
 	/* Hidden child commands run before anything else touches the environment. */
-	if (argc > 1 && !strcmp(argv[1], "__runner"))
-		return cua_runner_main(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "__judge"))
+		return cua_judge_main(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "__probe"))
 		return cua_probe_main(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "__measure"))

@@ -11,7 +11,7 @@ static void print_eval_row(const struct cua_eval *e, const struct cua_report *r)
 	snprintf(name, sizeof(name), "%s%s", e->subject, e->imported ? "*" : "");
 	printf("%-22s %-16s", name, cua_verdict_name(e->verdict));
 	if (e->verdict == CUA_VERDICT_OK && e->timing.done) {
-		const struct cua_stats *s = &e->timing.event_ms;
+		const struct cua_stats *s = cua_timing_stats(&e->timing);
 		printf(" %10.4f %9.4f %4d", s->median, s->iqr, s->n);
 		if (e->pct_sol > 0)
 			printf(" %6.1f", e->pct_sol);

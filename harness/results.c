@@ -173,7 +173,7 @@ static enum cua_status rec_from(struct ctx *c, const cJSON *line, struct cua_rec
 	r->verdict = e->verdict;
 	snprintf(r->message, sizeof(r->message), "%.159s", e->message);
 	r->timed = e->timing.done;
-	r->ms = e->timing.event_ms;
+	r->ms = *cua_timing_stats(&e->timing);
 	if (!r->timed)
 		r->ms.median = r->ms.q1 = r->ms.q3 = NAN;
 	double a = e->timing.sm_mhz_before, b = e->timing.sm_mhz_after;

@@ -10,7 +10,7 @@
 #include "verdict.h"
 
 /* The results schema this cuarena reads and writes. */
-#define CUA_RESULTS_SCHEMA 1
+#define CUA_RESULTS_SCHEMA 2
 
 /* The pseudo-baseline "library": the fastest of a task's library baselines
  * (names "<library>/<routine>", e.g. cublas/sgemm), nvcc when it has none. */

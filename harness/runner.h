@@ -1,5 +1,5 @@
 /* runner.h — the GPU side: code that runs only inside a sandboxed child process
- * (`cuarena __runner ...`, `cuarena __probe`, `cuarena __measure`). The parent
+ * (`cuarena __judge ...`, `cuarena __probe`, `cuarena __measure`). The parent
  * never initialises CUDA; each child gets a fresh context that dies with it.
  *
  * Report protocol (child -> parent): JSON objects, one per line, on the fd
@@ -15,7 +15,7 @@ extern "C" {
 #endif
 
 /* Entry points of the hidden child commands; return the process exit code. */
-int cua_runner_main(int argc, char **argv);   /* evaluate one .so on one task */
+int cua_judge_main(int argc, char **argv);    /* judge one .so on one task */
 int cua_probe_main(int argc, char **argv);    /* device facts as one JSON line */
 int cua_measure_main(int argc, char **argv);  /* device ceilings as one JSON line */
 

@@ -40,6 +40,11 @@ bool cua_verdict_parse(const char *name, enum cua_verdict *out)
 	return false;
 }
 
+const struct cua_stats *cua_timing_stats(const struct cua_timing *t)
+{
+	return t->judge_ms.n > 0 ? &t->judge_ms : &t->event_ms;
+}
+
 void cua_eval_init(struct cua_eval *e, const char *subject)
 {
 	memset(e, 0, sizeof(*e));
@@ -179,9 +184,17 @@ cJSON *cua_eval_to_json(const struct cua_eval *e)
 	if (e->timing.done) {
 		const struct cua_timing *t = &e->timing;
 		cJSON *j = cJSON_AddObjectToObject(o, "timing");
+		if (t->judge_ms.n > 0)
+			stats_to(j, "judge_ms", &t->judge_ms);
 		stats_to(j, "event_ms", &t->event_ms);
 		stats_to(j, "host_ms", &t->host_ms);
 		add_num(j, "overhead_ms", t->overhead_ms);
+		if (t->judge_ms.n > 0) {
+			add_num(j, "claim_overhead_ms", t->claim_overhead_ms);
+			add_num(j, "pre_ms", t->pre_ms);
+			add_num(j, "pre_max_ms", t->pre_max_ms);
+			add_num(j, "gap_max_ms", t->gap_max_ms);
+		}
 		add_num(j, "sm_mhz_before", t->sm_mhz_before);
 		add_num(j, "sm_mhz_after", t->sm_mhz_after);
 		cJSON_AddNumberToObject(j, "input_sets", t->input_sets);
@@ -197,6 +210,8 @@ cJSON *cua_eval_to_json(const struct cua_eval *e)
 	cJSON_AddNumberToObject(p, "timing", e->timing_s);
 	cJSON_AddNumberToObject(p, "run", e->run_s);
 	cJSON_AddBoolToObject(o, "net_isolated", e->net_isolated);
+	if (e->jail[0])
+		cJSON_AddStringToObject(o, "jail", e->jail);
 	if (e->output_tail)
 		cJSON_AddStringToObject(o, "output", e->output_tail);
 	return o;
@@ -325,6 +340,13 @@ enum cua_status cua_eval_from_json(const cJSON *j, struct cua_eval *e, char *err
 	const cJSON *t = cJSON_GetObjectItemCaseSensitive(j, "timing");
 	if (cJSON_IsObject(t)) {
 		e->timing.done = true;
+		const cJSON *jm = cJSON_GetObjectItemCaseSensitive(t, "judge_ms");
+		if (jm)
+			stats_from(&r, jm, &e->timing.judge_ms);
+		e->timing.claim_overhead_ms = get_num(&r, t, "claim_overhead_ms", false);
+		e->timing.pre_ms = get_num(&r, t, "pre_ms", false);
+		e->timing.pre_max_ms = get_num(&r, t, "pre_max_ms", false);
+		e->timing.gap_max_ms = get_num(&r, t, "gap_max_ms", false);
 		stats_from(&r, cJSON_GetObjectItemCaseSensitive(t, "event_ms"),
 		           &e->timing.event_ms);
 		stats_from(&r, cJSON_GetObjectItemCaseSensitive(t, "host_ms"),
@@ -340,6 +362,7 @@ enum cua_status cua_eval_from_json(const cJSON *j, struct cua_eval *e, char *err
 				e->timing.set_median_ms[k++] = x->valuedouble;
 		e->timing.flush_bytes = get_num(&r, t, "flush_bytes", false);
 	}
+	get_str(&r, j, "jail", e->jail, sizeof(e->jail), false);
 	e->sol_ms = get_num(&r, j, "sol_ms", false);
 	e->pct_sol = get_num(&r, j, "pct_sol", false);
 	const cJSON *p = cJSON_GetObjectItemCaseSensitive(j, "seconds");

@@ -54,14 +54,25 @@ struct cua_case {
 	double got, want;         /* values at first_bad */
 };
 
+/* Since results schema 2 the time of a kernel is the judge's (judge_ms): its
+ * clock from "run" until its own check found the outputs complete and right,
+ * minus the calibrated cost of that around an empty kernel. event_ms and host_ms
+ * are what the kernel's own process claimed (its CUDA events around the call;
+ * its host clock to device idle, minus its own calibration): cross-checks.
+ * Schema 1 files have no judge_ms; their event_ms was the harness's events. */
 struct cua_timing {
 	bool done;
-	struct cua_stats event_ms;    /* CUDA events on the harness stream */
-	struct cua_stats host_ms;     /* host clock around call + device sync */
-	double overhead_ms;           /* host clock of an empty call, median */
+	struct cua_stats judge_ms;    /* the judge's clock (n = 0 in schema 1 files) */
+	struct cua_stats event_ms;    /* CUDA events in the kernel's process */
+	struct cua_stats host_ms;     /* the kernel's process's host clock */
+	double overhead_ms;           /* the judge's fixed cost per sample, calibrated */
+	double claim_overhead_ms;     /* the same in the kernel's process's clock */
+	double pre_ms, pre_max_ms;    /* publishing inputs under the watchdog: calibrated,
+	                               * and the longest seen while timing */
+	double gap_max_ms;            /* longest gap the watchdog saw */
 	double sm_mhz_before, sm_mhz_after;
 	int input_sets;               /* distinct input sets rotated through */
-	double set_median_ms[8];      /* event median of each set (placement effects) */
+	double set_median_ms[8];      /* median of each set (placement effects) */
 	double flush_bytes;           /* bytes written to flush L2 before each sample */
 };
 
@@ -89,8 +100,13 @@ struct cua_eval {
 	/* process */
 	double check_s, timing_s, run_s;
 	bool net_isolated;
+	char jail[96];                /* how the kernel's process was isolated ("" before
+	                               * schema 2, and for oracle-only runs) */
 	char *output_tail;            /* the child's stdout+stderr, trimmed, heap */
 };
+
+/* The timing a kernel is measured by: judge_ms, or event_ms in schema 1 files. */
+const struct cua_stats *cua_timing_stats(const struct cua_timing *t);
 
 void cua_eval_init(struct cua_eval *e, const char *subject);
 void cua_eval_clear(struct cua_eval *e);       /* frees heap members, keeps the struct */

@@ -81,7 +81,7 @@ static void test_task(const struct cua_task *t, const struct cua_eval_opts *o)
 		snprintf(name, sizeof(name), "%s %s matches the oracle", t->id, b->subject);
 		if (b->verdict == CUA_VERDICT_OK)
 			result(true, name, "%d cases, max abs err %.3g, median %.4f ms, %.1f%% SOL",
-			       b->n_cases, ma, b->timing.event_ms.median, b->pct_sol);
+			       b->n_cases, ma, cua_timing_stats(&b->timing)->median, b->pct_sol);
 		else
 			result(false, name, "%s: %s", cua_verdict_name(b->verdict), b->message);
 	}
@@ -92,8 +92,8 @@ static void test_task(const struct cua_task *t, const struct cua_eval_opts *o)
 		       r.candidate.message);
 	else
 		result(s >= 0.98 && s <= 1.02, name, "%.4fx (nvcc %.4f ms, candidate %.4f ms; "
-		       "whole task %.1f s)", s, r.base[0].timing.event_ms.median,
-		       r.candidate.timing.event_ms.median, cua_now() - t0);
+		       "whole task %.1f s)", s, cua_timing_stats(&r.base[0].timing)->median,
+		       cua_timing_stats(&r.candidate.timing)->median, cua_now() - t0);
 	cua_report_free(&r);
 }
 

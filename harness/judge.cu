@@ -1,19 +1,32 @@
-/* runner.cu — evaluates one compiled kernel (.so) on one task, inside a sandboxed child.
+/* judge.cu — judges one compiled kernel (.so) on one task. The judge never runs
+ * the kernel's code: it starts the candidate's process (build/cuarena-cand,
+ * cand/main.cu) in a jail (jail.h), shares device buffers with it (vmm.cuh),
+ * commands it over a socket (wire.h), and owns everything else: seeds, inputs,
+ * poison and guard bands, the fp64 oracle, the comparison, the L2 flush, the
+ * clock and the verdict.
  *
  * Built into build/cuarena by the Makefile (nvcc, sm_90a); run only as
- *   cuarena __runner --task DIR --so K.so --oracle REF.so --fd N --seeds A,B,C
- *                    --secret S --recheck R [--time] [--max-time-s X] [--subject NAME]
- *                    [--trusted]
+ *   cuarena __judge --task DIR --so K.so --oracle REF.so --fd N --seeds A,B,C
+ *                   [--checker LIB.so] [--time] [--max-time-s X] [--subject NAME]
+ *                   [--trusted] [--timeout S]
  * by the parent (eval.c), with the report channel's key in $CUARENA_CHANNEL_KEY
- * (channel.h). Candidates run under the system-call guard (guard.h); --trusted
- * kernels (references, baselines) without. Order of work, per DESIGN.md §4:
+ * (channel.h) and the secret and re-check seeds in $CUARENA_SECRETS, both read
+ * and wiped at once. Order of work, per DESIGN.md §4:
+ *   0. the candidate's process starts (in parallel with our CUDA start-up); the
+ *      timed shape's buffers are shared with it and the fixed cost of one timed
+ *      sample is calibrated with an empty kernel, before any of the kernel's code
+ *      is in that process; then it loads the kernel under its system-call filter.
  *   1. every check shape, then the timed shape: for each public seed and the secret
- *      seed: generate inputs on the device, poison outputs and guard bands, call,
- *      check launch errors, synchronise the device, verify guards and inputs, only
- *      then compute the fp64 oracle, compare on the device, scrub the oracle buffer.
- *      The candidate never runs while an oracle result exists in this process.
- *   2. timing at the timed shape (rotating input sets, L2 flushed before each sample,
- *      events + host clock, stop rule from stats.h), SM clock before and after.
+ *      seed: generate inputs, poison outputs and guard bands, command a call, wait
+ *      for it, verify guards and inputs, then compute the fp64 oracle (in memory
+ *      the candidate cannot map) and compare.
+ *   2. timing at the timed shape: per sample, fresh inputs from a secret seed are
+ *      made in private memory, the expected output computed there by a trusted
+ *      kernel (the checker), outputs poisoned, the inputs published into the shared
+ *      buffers under a watchdog that sees any GPU work of the candidate before the
+ *      clock starts, L2 flushed; the sample is the judge's clock from "run" until
+ *      its own comparison has found the outputs complete and right, minus the
+ *      calibrated fixed cost. The candidate's own times are a claim, cross-checked.
  *   3. a re-check at the timed shape with a fresh seed.
  */
 #include <cuda_runtime.h>
@@ -38,6 +51,17 @@ extern "C" {
 }
 #include "rng.h"
 #include "compare.h"
+#include "vmm.cuh"
+extern "C" {
+#include "jail.h"
+#include "sandbox.h"
+#include "wire.h"
+}
+#include <fcntl.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 
 typedef int (*solve_fn)(const struct cua_tensor *, int, struct cua_tensor *, int,
                         cudaStream_t);
@@ -85,6 +109,21 @@ static void take_channel_key(void)
 	unsetenv(CUA_CHANNEL_KEY_ENV);
 }
 
+/* The secret and re-check seeds come the same way ("S,R"): never on our
+ * command line, which any process of the machine may read. */
+static bool take_secrets(uint64_t *secret, uint64_t *recheck)
+{
+	char *v = getenv(CUA_SECRETS_ENV);
+	unsigned long long a = 0, b = 0;
+	bool ok = v && sscanf(v, "%llu,%llu", &a, &b) == 2;
+	if (v)
+		memset(v, 0, strlen(v));
+	unsetenv(CUA_SECRETS_ENV);
+	*secret = a;
+	*recheck = b;
+	return ok;
+}
+
 static void emit_phase(const char *fmt, ...)
 {
 	char buf[256];
@@ -98,11 +137,15 @@ static void emit_phase(const char *fmt, ...)
 	emit(o);
 }
 
-/* Emits the final result line and ends the process: the context dies with it. */
+static void cand_stop(void);
+
+/* Emits the final result line and ends the process: the context dies with it,
+ * and the candidate's process (killed first, its output copied to our stderr). */
 static void finish(enum cua_verdict v, const char *fmt, ...)
 	__attribute__((noreturn, format(printf, 2, 3)));
 static void finish(enum cua_verdict v, const char *fmt, ...)
 {
+	cand_stop();
 	char buf[CUA_MSG_LEN];
 	va_list ap;
 	va_start(ap, fmt);
@@ -118,32 +161,6 @@ static void finish(enum cua_verdict v, const char *fmt, ...)
 	_exit(0);
 }
 
-/* The system-call guard caught a call from code mapped after it was installed
- * (guard.h): the candidate's own. Runs in the SIGSYS handler: says where on
- * stderr (the output tail, for whoever debugs the kernel), then dies of SIGSYS,
- * which the parent judges a sandbox violation. No result line: sealing one
- * here is not async-signal-safe, and the death says it all. */
-static void on_forbidden_syscall(long nr, uintptr_t ip)
-{
-	char line[200];
-	int n = snprintf(line, sizeof(line),
-	                 "cuarena: system call %ld made directly from the candidate's own "
-	                 "code at 0x%llx; stopped by the runner's guard\n",
-	                 nr, (unsigned long long)ip);
-	if (n > 0)
-		(void)!write(2, line, (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1);
-	struct sigaction sa;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = SIG_DFL;
-	sigaction(SIGSYS, &sa, NULL);
-	sigset_t sys;
-	sigemptyset(&sys);
-	sigaddset(&sys, SIGSYS);
-	sigprocmask(SIG_UNBLOCK, &sys, NULL);
-	raise(SIGSYS);
-	_exit(125);
-}
-
 /* A CUDA call of the harness itself failed outside the candidate's call. */
 #define HARNESS_TRY(call)                                                          \
 	do {                                                                           \
@@ -153,14 +170,242 @@ static void on_forbidden_syscall(long nr, uintptr_t ip)
 			       cudaGetErrorString(e_), cudaGetErrorName(e_));                  \
 	} while (0)
 
-/* After the candidate ran: a sticky error is the candidate's fault. */
-static void after_call_sync(const char *where)
+/* ---- the job ------------------------------------------------------------------ */
+
+struct job {
+	const char *task_dir, *so, *oracle_so, *subject;
+	uint64_t seeds[8];
+	int n_seeds;
+	uint64_t secret, recheck;
+	bool time;
+	double max_time_s;
+	int min_samples;
+	bool degeneracy;          /* --degeneracy: prove the task is not degenerate */
+	bool trusted;             /* --trusted: the harness's own kernel (no filter) */
+	const char *checker_so;   /* --checker: trusted kernel giving timed samples' answers */
+	double timeout_s;         /* --timeout: the whole judgement (the parent kills later) */
+	const char *dump_dir;     /* --dump DIR: write inputs and oracle outputs */
+};
+
+/* ---- the candidate's process ---------------------------------------------------- */
+
+/* The one process that runs the kernel's code. Everything it says is a claim. */
+static struct {
+	pid_t pid;               /* -1: none */
+	int sock;
+	int out_fd;              /* its stdout+stderr (a file in dir) */
+	char dir[4200];          /* cand/ in our private temp dir */
+	struct cua_jail_info info;
+	uint32_t seq;
+	uint32_t slots_used;     /* bit per slot */
+	double deadline;         /* cua_now() by which every answer must have come */
+	bool dead;
+} C = { -1, -1, -1, "", {}, 0, 0, 0, false };
+
+static void copy_out_tail(void)
 {
-	cudaError_t e = cudaDeviceSynchronize();
-	if (e != cudaSuccess)
-		finish(CUA_VERDICT_RUNTIME_ERROR,
-		       "CUDA error while the kernel ran (%s): %s (%s)", where,
-		       cudaGetErrorString(e), cudaGetErrorName(e));
+	if (C.out_fd < 0)
+		return;
+	char path[4300], *buf = NULL;
+	size_t len = 0;
+	snprintf(path, sizeof(path), "%s/output", C.dir);
+	if (cua_read_file(path, 64u << 20, &buf, &len, NULL, 0) == CUA_OK && len) {
+		size_t from = len > 32768 ? len - 32768 : 0;
+		fprintf(stderr, "--- the candidate's process wrote%s:\n", from ? " (tail)" : "");
+		fwrite(buf + from, 1, len - from, stderr);
+		if (buf[len - 1] != '\n')
+			fputc('\n', stderr);
+	}
+	free(buf);
+	close(C.out_fd);
+	C.out_fd = -1;
+}
+
+static void cand_stop(void)
+{
+	if (C.pid > 0) {
+		kill(C.pid, SIGKILL);   /* pid 1 of its namespace: everything in it dies */
+		int st;
+		while (waitpid(C.pid, &st, 0) < 0 && errno == EINTR)
+			;
+		C.pid = -1;
+	}
+	if (C.sock >= 0)
+		close(C.sock);
+	C.sock = -1;
+	copy_out_tail();
+}
+
+/* The candidate's process is gone or broke the protocol: the verdict comes from
+ * how it ended. Does not return. */
+static void cand_died(const char *during) __attribute__((noreturn));
+static void cand_died(const char *during)
+{
+	int st = 0;
+	pid_t r = -1;
+	if (C.pid > 0) {
+		/* it closed the socket: give it a moment to finish dying */
+		for (int i = 0; i < 200 && (r = waitpid(C.pid, &st, WNOHANG)) == 0; i++)
+			usleep(5000);
+		if (r == 0) {
+			kill(C.pid, SIGKILL);
+			while ((r = waitpid(C.pid, &st, 0)) < 0 && errno == EINTR)
+				;
+			st = 0;
+			r = -2;   /* alive but not talking */
+		}
+		C.pid = -1;
+	}
+	if (r > 0 && WIFSIGNALED(st) && WTERMSIG(st) == SIGSYS)
+		finish(CUA_VERDICT_SANDBOX_VIOLATION, "the kernel's process was stopped by its "
+		       "system-call filter during %s (the output tail names the call)", during);
+	if (r > 0 && WIFSIGNALED(st))
+		finish(CUA_VERDICT_CRASH, "the kernel's process died of %s during %s",
+		       cua_signal_desc(WTERMSIG(st)), during);
+	if (r > 0 && WIFEXITED(st))
+		finish(CUA_VERDICT_CRASH, "the kernel's process exited (status %d) during %s",
+		       WEXITSTATUS(st), during);
+	finish(CUA_VERDICT_CRASH, "the kernel's process stopped answering the judge during %s",
+	       during);
+}
+
+static void cand_send(struct cua_wire_msg *m, const int *fds, int n, const char *during)
+{
+	m->magic = CUA_WIRE_MAGIC;
+	m->seq = C.seq++;
+	if (cua_wire_send(C.sock, m, fds, n) < 0)
+		cand_died(during);
+}
+
+/* Waits for the next answer (busy-polled when spin). Verdicts: timeout at the
+ * deadline, the death's at a closed socket, crash at garbage. */
+static void cand_recv(struct cua_wire_msg *m, bool spin, const char *during)
+{
+	bool bad = false;
+	int r = cua_wire_recv(C.sock, m, NULL, 0, NULL, spin ? C.deadline : 0, C.deadline, &bad);
+	if (r < 0 && errno == ETIMEDOUT)
+		finish(CUA_VERDICT_TIMEOUT, "the kernel gave no answer by the deadline; killed "
+		       "during %s", during);
+	if (r <= 0)
+		cand_died(during);
+	if (m->op == CUA_WIRE_FAIL)
+		finish(strstr(m->text, "does not load") || strstr(m->text, "cua_solve")
+		           ? CUA_VERDICT_LOAD_ERROR : CUA_VERDICT_RUNTIME_ERROR,
+		       "%.400s (%s)", m->text, during);
+}
+
+/* Copies a file into the candidate's directory, readable by it, not writable. */
+static void stage_file(const char *from, const char *name, mode_t mode)
+{
+	char err[CUA_ERR_LEN], path[4300], *buf = NULL;
+	size_t len = 0;
+	if (cua_read_file(from, 512u << 20, &buf, &len, err, sizeof(err)) != CUA_OK)
+		finish(CUA_VERDICT_HARNESS_ERROR, "%s", err);
+	snprintf(path, sizeof(path), "%s/%s", C.dir, name);
+	if (cua_write_file(path, buf, len, err, sizeof(err)) != CUA_OK || chmod(path, mode) < 0)
+		finish(CUA_VERDICT_HARNESS_ERROR, "cannot stage %s: %s", name, err);
+	free(buf);
+}
+
+/* Starts the candidate's process: before our own CUDA start-up (a fork after it
+ * would copy a CUDA process), so both contexts come up in parallel. Its program
+ * and the kernel are copied into a directory of ours it can read and not write;
+ * it gets a home of its own, no descriptor of ours, no secret. */
+static void cand_start(const struct job *job)
+{
+	char cwd[4096], self[4096], prog[4200], home[4300], err[CUA_ERR_LEN];
+	if (!getcwd(cwd, sizeof(cwd)))
+		finish(CUA_VERDICT_HARNESS_ERROR, "getcwd: %s", strerror(errno));
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n <= 0)
+		finish(CUA_VERDICT_HARNESS_ERROR, "cannot find the judge's own program");
+	self[n] = '\0';
+	char *slash = strrchr(self, '/');
+	*slash = '\0';
+	snprintf(prog, sizeof(prog), "%s/cuarena-cand", self);
+	/* our temp dir is the parent's private one (0700): let the candidate's
+	 * user through it, to cand/ alone */
+	snprintf(C.dir, sizeof(C.dir), "%s/cand", cwd);
+	if (chmod(cwd, 0711) < 0 || mkdir(C.dir, 0755) < 0)
+		finish(CUA_VERDICT_HARNESS_ERROR, "cannot make the candidate's directory: %s",
+		       strerror(errno));
+	stage_file(prog, "cuarena-cand", 0555);
+	stage_file(job->so, "kernel.so", 0444);
+	snprintf(home, sizeof(home), "%s/home", C.dir);
+	bool root = geteuid() == 0;
+	if (mkdir(home, 0700) < 0 || (root && chown(home, CUA_JAIL_UID, CUA_JAIL_GID) < 0))
+		finish(CUA_VERDICT_HARNESS_ERROR, "cannot make the candidate's home: %s",
+		       strerror(errno));
+	char out[4300];
+	snprintf(out, sizeof(out), "%s/output", C.dir);
+	C.out_fd = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0600);
+	int sv[2];
+	if (C.out_fd < 0 || socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0)
+		finish(CUA_VERDICT_HARNESS_ERROR, "cannot set up the candidate's process: %s",
+		       strerror(errno));
+
+	static char e_path[] = "PATH=/usr/local/bin:/usr/bin:/bin", e_lang[] = "LANG=C";
+	static char e_ld[4200], e_vis[256], e_home[4400], e_tmp[4400];
+	const char *env[8];
+	int ne = 0;
+	env[ne++] = e_path;
+	env[ne++] = e_lang;
+	const char *v = getenv("LD_LIBRARY_PATH");
+	if (v) {
+		snprintf(e_ld, sizeof(e_ld), "LD_LIBRARY_PATH=%s", v);
+		env[ne++] = e_ld;
+	}
+	v = getenv("CUDA_VISIBLE_DEVICES");
+	if (v) {
+		snprintf(e_vis, sizeof(e_vis), "CUDA_VISIBLE_DEVICES=%s", v);
+		env[ne++] = e_vis;
+	}
+	snprintf(e_home, sizeof(e_home), "HOME=%s", home);
+	snprintf(e_tmp, sizeof(e_tmp), "TMPDIR=%s", home);
+	env[ne++] = e_home;
+	env[ne++] = e_tmp;
+	env[ne] = NULL;
+	char exe[4300];
+	snprintf(exe, sizeof(exe), "%s/cuarena-cand", C.dir);
+	const char *argv[] = { "cuarena-cand", NULL };
+	struct cua_jail_opts jo;
+	memset(&jo, 0, sizeof(jo));
+	jo.exe = exe;
+	jo.argv = argv;
+	jo.env = env;
+	jo.dir = home;
+	jo.sock_fd = sv[1];
+	jo.out_fd = C.out_fd;
+	jo.cpu_s = (long)(job->timeout_s * 2) + 60;   /* it busy-polls while timed */
+	jo.fsize_bytes = 64L << 20;
+	jo.nofile = 1024;
+	if (cua_jail_spawn(&jo, &C.pid, &C.info, err, sizeof(err)) != CUA_OK)
+		finish(CUA_VERDICT_HARNESS_ERROR, "%s", err);
+	close(sv[1]);
+	C.sock = sv[0];
+}
+
+static void cand_ready(const char *during)
+{
+	struct cua_wire_msg m;
+	cand_recv(&m, false, during);
+	if (m.op != CUA_WIRE_READY)
+		finish(CUA_VERDICT_CRASH, "the kernel's process answered %u to %s", m.op, during);
+}
+
+/* After the kernel ran: its own account of errors. A claim that only hurts it. */
+static void judge_done(const struct cua_wire_msg *d, const char *where)
+{
+	if (d->op != CUA_WIRE_DONE)
+		finish(CUA_VERDICT_CRASH, "the kernel's process answered %u to a call (%s)", d->op,
+		       where);
+	if (d->cuda_err && d->where == 1)
+		finish(CUA_VERDICT_LAUNCH_ERROR, "launch failed (%s): %.300s", where, d->text);
+	if (d->cuda_err)
+		finish(CUA_VERDICT_RUNTIME_ERROR, "CUDA error while the kernel ran (%s): %.300s",
+		       where, d->text);
+	if (d->rc != 0)
+		finish(CUA_VERDICT_RUNTIME_ERROR, "cua_solve returned %d (%s)", d->rc, where);
 }
 
 /* ---- device kernels -------------------------------------------------------- */
@@ -275,14 +520,14 @@ __device__ void flush_local(cmp_local l, cmp_acc *acc)
 }
 
 /* Compares a candidate output (float or double) with the fp64 oracle. */
-template <typename T>
-__global__ void compare_float_kernel(const T *c, const double *r, int64_t n,
+template <typename T, typename R = double>
+__global__ void compare_float_kernel(const T *c, const R *r, int64_t n,
                                      double atol, double rtol, cmp_acc *acc)
 {
 	cmp_local l = {0, 0, 0, ULLONG_MAX, 0, 0};
 	for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n;
 	     i += (int64_t)gridDim.x * blockDim.x) {
-		double cv = (double)c[i], rv = r[i];
+		double cv = (double)c[i], rv = (double)r[i];
 		int k = sizeof(T) == 4 ? cua_judge_f32((float)c[i], rv, atol, rtol)
 		                       : cua_judge_f64(cv, rv, atol, rtol);
 		if (k == CUA_ELEM_OK) {
@@ -322,6 +567,36 @@ __global__ void compare_int_kernel(const T *c, const T *r, int64_t n, cmp_acc *a
 	flush_local(l, acc);
 }
 
+__device__ __forceinline__ uint64_t globaltimer(void)
+{
+	uint64_t t;
+	asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+	return t;
+}
+
+__global__ void stamp_kernel(unsigned long long *w)
+{
+	w[0] = globaltimer();
+}
+
+/* Spins for spin_ns on the global timer and records its start, its end and the
+ * longest gap between two reads. Our context shares the GPU with the
+ * candidate's by time slices (~2 ms each, research/judge-probe §3): GPU work of
+ * the candidate pending while this runs switches us out, and shows as a gap. */
+__global__ void watchdog_kernel(unsigned long long *w, uint64_t spin_ns)
+{
+	uint64_t t0 = globaltimer(), last = t0, t = t0, gap = 0;
+	do {
+		t = globaltimer();
+		if (t - last > gap)
+			gap = t - last;
+		last = t;
+	} while (t - t0 < spin_ns);
+	w[1] = t0;
+	w[2] = t;
+	w[3] = gap;
+}
+
 /* Measures this SM's clock: cycles counted over ~2 ms of the global timer. */
 __global__ void clock_kernel(double *mhz)
 {
@@ -346,18 +621,28 @@ static int grid_for(int64_t n)
 /* ---- device tensors with guard bands ----------------------------------------- */
 
 struct dev_tensor {
-	char *base;               /* allocation: guard | data | guard */
+	char *base;               /* allocation: guard | data | guard (to the end) */
 	struct cua_tensor t;
 	int64_t n;
 	size_t bytes;             /* data bytes */
+	size_t alloc;             /* bytes of the allocation */
+	bool shared;              /* a VMM allocation the candidate maps */
+	int fd;                   /* its exported descriptor until sent (-1 after) */
 	const struct cua_init *init; /* inputs only */
 	uint32_t index;           /* RNG stream id of an input */
 };
 
+static struct cua_vmm g_vmm;
+
+/* A tensor's data sits GUARD_BYTES into its allocation: 256-byte aligned (the
+ * ABI's promise) since allocations are. A shared tensor's trailing guard runs
+ * to the end of its allocation (VMM granularity, 2 MiB), so a write anywhere
+ * past the data in what the candidate can map is seen. */
 static void tensor_alloc(struct dev_tensor *d, enum cua_dtype dtype, int ndim,
-                         const int64_t *shape)
+                         const int64_t *shape, bool shared)
 {
 	memset(d, 0, sizeof(*d));
+	d->fd = -1;
 	d->t.dtype = dtype;
 	d->t.ndim = ndim;
 	d->n = 1;
@@ -367,34 +652,57 @@ static void tensor_alloc(struct dev_tensor *d, enum cua_dtype dtype, int ndim,
 	}
 	d->bytes = (size_t)d->n * cua_dtype_size(dtype);
 	size_t padded = (d->bytes + 3) & ~(size_t)3;
-	HARNESS_TRY(cudaMalloc((void **)&d->base, padded + 2 * GUARD_BYTES));
+	d->alloc = padded + 2 * GUARD_BYTES;
+	if (shared) {
+		d->shared = true;
+		d->alloc = cua_vmm_round(&g_vmm, d->alloc);
+		CUdeviceptr p = 0;
+		CUresult r = cua_vmm_alloc(&g_vmm, d->alloc, &p, &d->fd);
+		if (r != CUDA_SUCCESS)
+			finish(CUA_VERDICT_HARNESS_ERROR, "cannot allocate %zu bytes of shared device "
+			       "memory: CUresult %d", d->alloc, (int)r);
+		d->base = (char *)(uintptr_t)p;
+	} else
+		HARNESS_TRY(cudaMalloc((void **)&d->base, d->alloc));
 	d->t.data = d->base + GUARD_BYTES;
 }
 
 static void tensor_free(struct dev_tensor *d)
 {
-	if (d->base)
-		cudaFree(d->base);
+	if (d->base) {
+		if (d->shared)
+			cua_vmm_free(&g_vmm, (CUdeviceptr)(uintptr_t)d->base, d->alloc);
+		else
+			cudaFree(d->base);
+	}
+	if (d->fd >= 0)
+		close(d->fd);
 	d->base = NULL;
+	d->fd = -1;
 }
 
 static size_t total_words(const struct dev_tensor *d)
 {
-	return (((d->bytes + 3) & ~(size_t)3) + 2 * GUARD_BYTES) / 4;
+	return d->alloc / 4;
+}
+
+static int64_t data_words(const struct dev_tensor *d)
+{
+	return (int64_t)(((d->bytes + 3) & ~(size_t)3) / 4);
 }
 
 /* Poisons the guard bands, and the data too when `data` is true. */
 static void poison(struct dev_tensor *d, bool data, cudaStream_t s)
 {
 	uint32_t *w = (uint32_t *)d->base;
-	int64_t gw = GUARD_BYTES / 4;
+	int64_t gw = GUARD_BYTES / 4, dw = data_words(d);
+	int64_t tail = (int64_t)total_words(d) - gw - dw;
 	if (data) {
 		int64_t n = (int64_t)total_words(d);
 		fill32_kernel<<<grid_for(n), 256, 0, s>>>(w, n, CUA_POISON32);
 	} else {
-		int64_t dw = (int64_t)(((d->bytes + 3) & ~(size_t)3) / 4);
 		fill32_kernel<<<grid_for(gw), 256, 0, s>>>(w, gw, CUA_POISON32);
-		fill32_kernel<<<grid_for(gw), 256, 0, s>>>(w + gw + dw, gw, CUA_POISON32);
+		fill32_kernel<<<grid_for(tail), 256, 0, s>>>(w + gw + dw, tail, CUA_POISON32);
 	}
 	HARNESS_TRY(cudaGetLastError());
 }
@@ -404,13 +712,13 @@ static unsigned long long *d_counter;
 static unsigned long long guard_damage(const struct dev_tensor *d, cudaStream_t s)
 {
 	uint32_t *w = (uint32_t *)d->base;
-	int64_t gw = GUARD_BYTES / 4;
-	int64_t dw = (int64_t)(((d->bytes + 3) & ~(size_t)3) / 4);
+	int64_t gw = GUARD_BYTES / 4, dw = data_words(d);
+	int64_t tail = (int64_t)total_words(d) - gw - dw;
 	unsigned long long h = 0;
 	HARNESS_TRY(cudaMemsetAsync(d_counter, 0, sizeof(*d_counter), s));
 	count_not32_kernel<<<grid_for(gw), 256, 0, s>>>(w, gw, CUA_POISON32, d_counter);
-	count_not32_kernel<<<grid_for(gw), 256, 0, s>>>(w + gw + dw, gw, CUA_POISON32,
-	                                                d_counter);
+	count_not32_kernel<<<grid_for(tail), 256, 0, s>>>(w + gw + dw, tail, CUA_POISON32,
+	                                                  d_counter);
 	HARNESS_TRY(cudaMemcpyAsync(&h, d_counter, sizeof(h), cudaMemcpyDeviceToHost, s));
 	HARNESS_TRY(cudaStreamSynchronize(s));
 	return h;
@@ -456,40 +764,90 @@ static unsigned long long mutated(const struct dev_tensor *d, uint64_t seed,
 
 /* ---- the job ---------------------------------------------------------------- */
 
-struct job {
-	const char *task_dir, *so, *oracle_so, *subject;
-	uint64_t seeds[8];
-	int n_seeds;
-	uint64_t secret, recheck;
-	bool time;
-	double max_time_s;
-	int min_samples;
-	bool degeneracy;          /* --degeneracy: prove the task is not degenerate */
-	bool trusted;             /* --trusted: the harness's own kernel (no guard) */
-	const char *dump_dir;     /* --dump DIR: write inputs and oracle outputs */
-};
 
 struct shape_bufs {
 	int shape;
+	int slot;                 /* the candidate's name for these buffers; -1 none */
 	struct dev_tensor in[CUA_MAX_TENSORS], out[CUA_MAX_TENSORS], ref[CUA_MAX_TENSORS];
 };
 
 static const struct cua_task *g_task;
-static solve_fn g_solve, g_oracle;
+static solve_fn g_oracle, g_checker;
 static cmp_acc *d_acc;
 
-static void shape_alloc(struct shape_bufs *b, int shape)
+/* Hands b's inputs and outputs to the candidate's process (one descriptor each);
+ * they are its slot b->slot from then on. */
+static void cand_map(struct shape_bufs *b)
+{
+	const struct cua_task *t = g_task;
+	int slot = -1;
+	for (int i = 0; i < CUA_WIRE_MAX_SLOTS; i++)
+		if (!(C.slots_used & (1u << i))) {
+			slot = i;
+			break;
+		}
+	if (slot < 0 || t->n_inputs + t->n_outputs > CUA_WIRE_MAX_T)
+		finish(CUA_VERDICT_HARNESS_ERROR, "too many shared buffer sets");
+	static struct cua_wire_msg m;
+	memset(&m, 0, sizeof(m));
+	m.op = CUA_WIRE_MAP;
+	m.slot = (uint32_t)slot;
+	m.n_in = (uint32_t)t->n_inputs;
+	m.n_out = (uint32_t)t->n_outputs;
+	int fds[CUA_WIRE_MAX_T], k = 0;
+	for (int i = 0; i < t->n_inputs + t->n_outputs; i++) {
+		struct dev_tensor *d = i < t->n_inputs ? &b->in[i] : &b->out[i - t->n_inputs];
+		m.t[k].size = d->alloc;
+		m.t[k].offset = (uint64_t)((char *)d->t.data - d->base);
+		m.t[k].dtype = d->t.dtype;
+		m.t[k].ndim = d->t.ndim;
+		for (int q = 0; q < d->t.ndim; q++)
+			m.t[k].shape[q] = d->t.shape[q];
+		fds[k++] = d->fd;
+	}
+	cand_send(&m, fds, k, "sharing buffers");
+	for (int i = 0; i < t->n_inputs + t->n_outputs; i++) {
+		struct dev_tensor *d = i < t->n_inputs ? &b->in[i] : &b->out[i - t->n_inputs];
+		close(d->fd);
+		d->fd = -1;
+	}
+	cand_ready("sharing buffers");
+	C.slots_used |= 1u << slot;
+	b->slot = slot;
+}
+
+static void cand_unmap(struct shape_bufs *b)
+{
+	if (b->slot < 0 || C.pid <= 0)
+		return;
+	static struct cua_wire_msg m;
+	memset(&m, 0, sizeof(m));
+	m.op = CUA_WIRE_UNMAP;
+	m.slot = (uint32_t)b->slot;
+	cand_send(&m, NULL, 0, "releasing buffers");
+	cand_ready("releasing buffers");
+	C.slots_used &= ~(1u << b->slot);
+	b->slot = -1;
+}
+
+/* Allocates a shape set's tensors: inputs and outputs shared with the candidate
+ * (when there is one), the oracle's results private. */
+static void shape_alloc(struct shape_bufs *b, int shape, bool with_ref = true)
 {
 	const struct cua_task *t = g_task;
 	char err[CUA_ERR_LEN];
 	int64_t dims[CUA_MAX_DIMS];
+	bool shared = C.pid > 0;
 
 	memset(b, 0, sizeof(*b));
 	b->shape = shape;
+	b->slot = -1;
+	for (int i = 0; i < CUA_MAX_TENSORS; i++)
+		b->in[i].fd = b->out[i].fd = b->ref[i].fd = -1;
 	for (int i = 0; i < t->n_inputs; i++) {
 		if (cua_task_tensor_shape(t, shape, &t->inputs[i], dims, err, sizeof(err)))
 			finish(CUA_VERDICT_HARNESS_ERROR, "%s", err);
-		tensor_alloc(&b->in[i], t->inputs[i].dtype, t->inputs[i].ndim, dims);
+		tensor_alloc(&b->in[i], t->inputs[i].dtype, t->inputs[i].ndim, dims, shared);
 		b->in[i].init = &t->inputs[i].init;
 		b->in[i].index = (uint32_t)i;
 	}
@@ -497,14 +855,18 @@ static void shape_alloc(struct shape_bufs *b, int shape)
 		const struct cua_tensor_spec *o = &t->outputs[i];
 		if (cua_task_tensor_shape(t, shape, o, dims, err, sizeof(err)))
 			finish(CUA_VERDICT_HARNESS_ERROR, "%s", err);
-		tensor_alloc(&b->out[i], o->dtype, o->ndim, dims);
+		tensor_alloc(&b->out[i], o->dtype, o->ndim, dims, shared);
 		bool fl = o->dtype == CUA_F32 || o->dtype == CUA_F64;
-		tensor_alloc(&b->ref[i], fl ? CUA_F64 : o->dtype, o->ndim, dims);
+		if (with_ref)
+			tensor_alloc(&b->ref[i], fl ? CUA_F64 : o->dtype, o->ndim, dims, false);
 	}
+	if (shared)
+		cand_map(b);
 }
 
 static void shape_free(struct shape_bufs *b)
 {
+	cand_unmap(b);
 	for (int i = 0; i < CUA_MAX_TENSORS; i++) {
 		tensor_free(&b->in[i]);
 		tensor_free(&b->out[i]);
@@ -546,28 +908,50 @@ static double host_value(const void *dev, enum cua_dtype dt, int64_t i)
 	}
 }
 
-static void call_checked(solve_fn fn, struct shape_bufs *b, cudaStream_t s,
-                         const char *where)
+/* Commands one untimed call of the kernel on b and waits for it (the judge's
+ * device work is idle meanwhile: nothing of ours runs while the kernel does). */
+static void cand_call(struct shape_bufs *b, const char *where)
 {
-	struct cua_tensor in[CUA_MAX_TENSORS], out[CUA_MAX_TENSORS];
-	for (int i = 0; i < g_task->n_inputs; i++)
-		in[i] = b->in[i].t;
-	for (int i = 0; i < g_task->n_outputs; i++)
-		out[i] = b->out[i].t;
-	int rc = fn(in, g_task->n_inputs, out, g_task->n_outputs, s);
-	cudaError_t le = cudaGetLastError();
-	if (le != cudaSuccess)
-		finish(CUA_VERDICT_LAUNCH_ERROR, "launch failed (%s): %s (%s)", where,
-		       cudaGetErrorString(le), cudaGetErrorName(le));
-	after_call_sync(where);
-	if (rc != 0)
-		finish(CUA_VERDICT_RUNTIME_ERROR, "cua_solve returned %d (%s)", rc, where);
+	static struct cua_wire_msg m;
+	memset(&m, 0, sizeof(m));
+	m.op = CUA_WIRE_RUN;
+	m.slot = (uint32_t)b->slot;
+	cand_send(&m, NULL, 0, where);
+	cand_recv(&m, false, where);
+	judge_done(&m, where);
 }
 
 struct cua_verdict_box {
 	enum cua_verdict v;
 	char msg[CUA_MSG_LEN];
 };
+
+/* Guard bands around every tensor intact, inputs as generated from seed. */
+static void judge_guards_inputs(struct shape_bufs *b, uint64_t seed, const char *where,
+                                cudaStream_t s)
+{
+	const struct cua_task *t = g_task;
+	for (int i = 0; i < t->n_outputs; i++) {
+		unsigned long long g = guard_damage(&b->out[i], s);
+		if (g)
+			finish(CUA_VERDICT_OUT_OF_BOUNDS,
+			       "%llu words of the guard bands around output '%s' were written "
+			       "(%s)", g, t->outputs[i].name, where);
+	}
+	for (int i = 0; i < t->n_inputs; i++) {
+		unsigned long long g = guard_damage(&b->in[i], s);
+		if (g)
+			finish(CUA_VERDICT_OUT_OF_BOUNDS,
+			       "%llu words of the guard bands around input '%s' were written "
+			       "(%s)", g, t->inputs[i].name, where);
+		unsigned long long m = mutated(&b->in[i], seed, s);
+		if (m)
+			finish(CUA_VERDICT_INPUT_MUTATED,
+			       "%llu elements of input '%s' changed during the call (%s)", m,
+			       t->inputs[i].name, where);
+	}
+
+}
 
 static bool judge_case(struct shape_bufs *b, uint64_t seed, bool secret, bool recheck,
                        const char *where, cudaStream_t s, struct cua_verdict_box *box);
@@ -593,7 +977,7 @@ static bool run_case(struct shape_bufs *b, uint64_t seed, bool secret, bool rech
 		poison(&b->out[i], true, s);
 	HARNESS_TRY(cudaDeviceSynchronize());
 
-	call_checked(g_solve, b, s, where);
+	cand_call(b, where);
 	return judge_case(b, seed, secret, recheck, where, s, box);
 }
 
@@ -606,27 +990,9 @@ static bool judge_case(struct shape_bufs *b, uint64_t seed, bool secret, bool re
 	const struct cua_task *t = g_task;
 	const char *shape = t->shapes[b->shape].name;
 
-	for (int i = 0; i < t->n_outputs; i++) {
-		unsigned long long g = guard_damage(&b->out[i], s);
-		if (g)
-			finish(CUA_VERDICT_OUT_OF_BOUNDS,
-			       "%llu words of the guard bands around output '%s' were written "
-			       "(%s)", g, t->outputs[i].name, where);
-	}
-	for (int i = 0; i < t->n_inputs; i++) {
-		unsigned long long g = guard_damage(&b->in[i], s);
-		if (g)
-			finish(CUA_VERDICT_OUT_OF_BOUNDS,
-			       "%llu words of the guard bands around input '%s' were written "
-			       "(%s)", g, t->inputs[i].name, where);
-		unsigned long long m = mutated(&b->in[i], seed, s);
-		if (m)
-			finish(CUA_VERDICT_INPUT_MUTATED,
-			       "%llu elements of input '%s' changed during the call (%s)", m,
-			       t->inputs[i].name, where);
-	}
+	judge_guards_inputs(b, seed, where, s);
 
-	/* The candidate is done and the device idle: now, and only now, the oracle. */
+	/* The oracle, into memory the candidate's process cannot map. */
 	{
 		struct cua_tensor in[CUA_MAX_TENSORS], ref[CUA_MAX_TENSORS];
 		for (int i = 0; i < t->n_inputs; i++)
@@ -768,179 +1134,348 @@ static double median_of(double *v, int n)
 	return st.median;
 }
 
-/* Times the kernel at the timed shape; emits a timing event. */
-static void run_timing(const struct job *job, cudaStream_t s, size_t l2_bytes,
-                       struct cua_verdict_box *box)
+/* ---- timing ------------------------------------------------------------------------ */
+
+/* What the timed shape's samples need, set up before the kernel is loaded (the
+ * calibration runs then) and kept for the checks at that shape and the timing. */
+static struct {
+	bool on;
+	int n_sets;
+	struct shape_bufs sets[MAX_SETS];     /* shared; sets[0] has the oracle buffers */
+	struct dev_tensor stage[CUA_MAX_TENSORS]; /* private: a sample's fresh inputs */
+	struct dev_tensor expect[CUA_MAX_TENSORS]; /* private: the checker's outputs */
+	void *flush;
+	size_t flush_bytes;
+	unsigned long long *wd;                /* device: stamp, watchdog start/end/gap */
+	unsigned long long *wd_host;           /* pinned copy */
+	cmp_acc *accs, *accs_host;             /* one per output */
+	double overhead_ms, claim_overhead_ms; /* calibrated, empty kernel */
+	double pre_ref_ms;                     /* calibrated publish+flush+watchdog time */
+} TM;
+
+/* The judge's watchdog before every timed sample: longer than a time slice. */
+static const uint64_t WATCHDOG_NS = 2500000;
+/* A gap in it this long means our context was switched out (slices are ~2 ms). */
+static const double GAP_LIMIT_MS = 0.2;
+
+struct sample {
+	double raw_ms;            /* judge: "run" sent → its comparison complete */
+	double event_ms, host_ms; /* the candidate's claims */
+	double pre_ms, gap_ms;    /* watchdog */
+	bool ok;
+	cmp_acc acc[CUA_MAX_TENSORS];
+};
+
+static void timing_alloc(const struct job *job, size_t l2_bytes, cudaStream_t s)
 {
 	const struct cua_task *t = g_task;
 	int timed = cua_task_timed_shape(t);
-	struct shape_bufs sets[MAX_SETS];
-	int n_sets = 0;
-	size_t per_set = 0;
+	char err[CUA_ERR_LEN];
+	int64_t dims[CUA_MAX_DIMS];
+	size_t per_set = 0, extra = 0;
 
-	emit_phase("timing");
-	/* Several input sets, each with its own output: rotating them defeats caching
-	 * by pointer and by content, and the median then spans several physical
-	 * placements of the buffers (on the H200 one placement of ReLU's buffers ran
-	 * 5 % slower than another, run to run). As many as fit in half the free memory. */
-	{
-		struct shape_bufs probe;
-		shape_alloc(&probe, timed);
-		for (int i = 0; i < t->n_inputs; i++)
-			per_set += probe.in[i].bytes;
-		for (int i = 0; i < t->n_outputs; i++)
-			per_set += probe.out[i].bytes;
-		shape_free(&probe);
+	/* Several input sets, each with its own output: rotating them spreads the
+	 * median over several physical placements of the buffers (on the H200 one
+	 * placement of ReLU's buffers ran 5 % slower than another, run to run). As
+	 * many as fit in half the free memory, after the private buffers. */
+	for (int i = 0; i < t->n_inputs; i++) {
+		if (cua_task_tensor_shape(t, timed, &t->inputs[i], dims, err, sizeof(err)))
+			finish(CUA_VERDICT_HARNESS_ERROR, "%s", err);
+		tensor_alloc(&TM.stage[i], t->inputs[i].dtype, t->inputs[i].ndim, dims, false);
+		TM.stage[i].init = &t->inputs[i].init;
+		TM.stage[i].index = (uint32_t)i;
+		per_set += TM.stage[i].bytes;
+	}
+	for (int i = 0; i < t->n_outputs; i++) {
+		const struct cua_tensor_spec *o = &t->outputs[i];
+		if (cua_task_tensor_shape(t, timed, o, dims, err, sizeof(err)))
+			finish(CUA_VERDICT_HARNESS_ERROR, "%s", err);
+		tensor_alloc(&TM.expect[i], o->dtype, o->ndim, dims, false);
+		per_set += TM.expect[i].bytes;
+		extra += 2 * TM.expect[i].bytes;   /* set 0's fp64 oracle buffer */
 	}
 	size_t free_b = 0, total_b = 0;
 	HARNESS_TRY(cudaMemGetInfo(&free_b, &total_b));
-	for (n_sets = MAX_SETS; n_sets > 1; n_sets--)
-		if ((double)per_set * n_sets < 0.5 * (double)free_b)
+	for (TM.n_sets = MAX_SETS; TM.n_sets > 1; TM.n_sets--)
+		if ((double)per_set * TM.n_sets + (double)extra < 0.5 * (double)free_b)
 			break;
-	for (int k = 0; k < n_sets; k++) {
-		shape_alloc(&sets[k], timed);
-		/* one oracle buffer (set 0's) serves the spot checks of every set */
-		if (k > 0)
-			for (int i = 0; i < t->n_outputs; i++)
-				tensor_free(&sets[k].ref[i]);
-		for (int i = 0; i < t->n_inputs; i++) {  /* real data for the warm-up */
-			generate(&sets[k].in[i], job->seeds[k % job->n_seeds], s);
-			poison(&sets[k].in[i], false, s);   /* guard bands, checked by spot checks */
+	for (int k = 0; k < TM.n_sets; k++) {
+		shape_alloc(&TM.sets[k], timed, k == 0);
+		for (int i = 0; i < t->n_inputs; i++)
+			poison(&TM.sets[k].in[i], false, s);
+	}
+	TM.flush_bytes = 2 * l2_bytes;
+	if (TM.flush_bytes < (size_t)256 << 20)
+		TM.flush_bytes = (size_t)256 << 20;
+	HARNESS_TRY(cudaMalloc(&TM.flush, TM.flush_bytes));
+	HARNESS_TRY(cudaMalloc((void **)&TM.wd, 4 * sizeof(unsigned long long)));
+	HARNESS_TRY(cudaMallocHost((void **)&TM.wd_host, 4 * sizeof(unsigned long long)));
+	HARNESS_TRY(cudaMalloc((void **)&TM.accs, CUA_MAX_TENSORS * sizeof(cmp_acc)));
+	HARNESS_TRY(cudaMallocHost((void **)&TM.accs_host, CUA_MAX_TENSORS * sizeof(cmp_acc)));
+	HARNESS_TRY(cudaDeviceSynchronize());
+	TM.on = true;
+	(void)job;
+}
+
+/* The in-window check: every output against the checker's, within twice the
+ * task's tolerance (both are within it of the exact answer); complete, or the
+ * sample fails. Data-independent cost: every element is read. */
+static void window_compare(struct shape_bufs *b, cudaStream_t s)
+{
+	const struct cua_task *t = g_task;
+	for (int i = 0; i < t->n_outputs; i++) {
+		TM.accs_host[i] = cmp_acc{0, 0, 0, 0, 0, ULLONG_MAX};
+		struct dev_tensor *o = &b->out[i], *x = &TM.expect[i];
+		switch (o->t.dtype) {
+		case CUA_F32:
+			compare_float_kernel<float, float><<<grid_for(o->n), 256, 0, s>>>(
+			    (const float *)o->t.data, (const float *)x->t.data, o->n, 2 * t->atol,
+			    2 * t->rtol, TM.accs + i);
+			break;
+		case CUA_F64:
+			compare_float_kernel<double, double><<<grid_for(o->n), 256, 0, s>>>(
+			    (const double *)o->t.data, (const double *)x->t.data, o->n, 2 * t->atol,
+			    2 * t->rtol, TM.accs + i);
+			break;
+		default:
+			DISPATCH_TYPES(o->t.dtype,
+			               compare_int_kernel<T><<<grid_for(o->n), 256, 0, s>>>(
+			                   (const T *)o->t.data, (const T *)x->t.data, o->n,
+			                   TM.accs + i));
 		}
 	}
-	size_t flush_bytes = 2 * l2_bytes;
-	if (flush_bytes < (size_t)256 << 20)
-		flush_bytes = (size_t)256 << 20;
-	void *flush = NULL;
-	HARNESS_TRY(cudaMalloc(&flush, flush_bytes));
-	HARNESS_TRY(cudaDeviceSynchronize());
+	(void)cudaGetLastError();
+}
+
+/* One timed sample on set b (or, with calib, the empty kernel: the outputs are
+ * then given the right answer beforehand, so the check costs what it costs when
+ * a kernel passes). See the file's head comment for the order of work. */
+static void run_sample(struct shape_bufs *b, uint64_t seed, bool calib, cudaStream_t s,
+                       struct sample *o)
+{
+	const struct cua_task *t = g_task;
+	struct cua_tensor in[CUA_MAX_TENSORS], ex[CUA_MAX_TENSORS];
+
+	for (int i = 0; i < t->n_inputs; i++) {
+		generate(&TM.stage[i], seed, s);
+		in[i] = TM.stage[i].t;
+	}
+	for (int i = 0; i < t->n_outputs; i++)
+		ex[i] = TM.expect[i].t;
+	int rc = g_checker(in, t->n_inputs, ex, t->n_outputs, s);
+	cudaError_t e = cudaStreamSynchronize(s);
+	if (rc != 0 || e != cudaSuccess)
+		finish(CUA_VERDICT_HARNESS_ERROR, "the checker kernel failed: rc %d, %s", rc,
+		       cudaGetErrorString(e));
+	for (int i = 0; i < t->n_outputs; i++) {
+		poison(&b->out[i], true, s);
+		if (calib)
+			HARNESS_TRY(cudaMemcpyAsync(b->out[i].t.data, TM.expect[i].t.data,
+			                            b->out[i].bytes, cudaMemcpyDeviceToDevice, s));
+	}
+	/* From the stamp on, the inputs are where the candidate can see them. */
+	stamp_kernel<<<1, 1, 0, s>>>(TM.wd);
+	for (int i = 0; i < t->n_inputs; i++)
+		HARNESS_TRY(cudaMemcpyAsync(b->in[i].t.data, TM.stage[i].t.data, b->in[i].bytes,
+		                            cudaMemcpyDeviceToDevice, s));
+	HARNESS_TRY(cudaMemsetAsync(TM.flush, (int)(seed & 0xff), TM.flush_bytes, s));
+	watchdog_kernel<<<1, 1, 0, s>>>(TM.wd, WATCHDOG_NS);
+	HARNESS_TRY(cudaGetLastError());
+	HARNESS_TRY(cudaMemcpyAsync(TM.wd_host, TM.wd, 4 * sizeof(unsigned long long),
+	                            cudaMemcpyDeviceToHost, s));
+	static struct cua_wire_msg m;
+	memset(&m, 0, sizeof(m));
+	m.op = CUA_WIRE_WAKE;
+	cand_send(&m, NULL, 0, "timing");
+	HARNESS_TRY(cudaStreamSynchronize(s));
+
+	/* The window: the judge's clock, the candidate's answer, the judge's check. */
+	memset(&m, 0, sizeof(m));
+	m.op = calib ? CUA_WIRE_EMPTY : CUA_WIRE_RUN;
+	m.slot = (uint32_t)b->slot;
+	HARNESS_TRY(cudaMemcpyAsync(TM.accs, TM.accs_host, t->n_outputs * sizeof(cmp_acc),
+	                            cudaMemcpyHostToDevice, s));
+	HARNESS_TRY(cudaStreamSynchronize(s));
+	double t0 = cua_now();
+	cand_send(&m, NULL, 0, "timing");
+	cand_recv(&m, true, "timing");
+	for (int i = 0; i < t->n_outputs; i++)
+		TM.accs_host[i] = cmp_acc{0, 0, 0, 0, 0, ULLONG_MAX};
+	window_compare(b, s);
+	cudaError_t ce = cudaMemcpyAsync(TM.accs_host, TM.accs, t->n_outputs * sizeof(cmp_acc),
+	                                 cudaMemcpyDeviceToHost, s);
+	if (ce == cudaSuccess)
+		ce = cudaStreamSynchronize(s);
+	double t1 = cua_now();
+	HARNESS_TRY(ce);
+	judge_done(&m, calib ? "calibration" : "timing");
+
+	o->raw_ms = (t1 - t0) * 1e3;
+	o->event_ms = m.event_ms;
+	o->host_ms = m.host_ms;
+	o->pre_ms = (double)(TM.wd_host[2] - TM.wd_host[0]) / 1e6;
+	o->gap_ms = (double)TM.wd_host[3] / 1e6;
+	o->ok = true;
+	for (int i = 0; i < t->n_outputs; i++) {
+		o->acc[i] = TM.accs_host[i];
+		if (o->acc[i].n_bad || o->acc[i].n_nan || o->acc[i].n_unwritten)
+			o->ok = false;
+	}
+}
+
+/* The fixed cost of a sample, from the empty kernel, before the candidate's
+ * code is in its process: what the judge's clock sees around any kernel (the
+ * socket, two context switches, the comparison). */
+static void timing_calibrate(const struct job *job, cudaStream_t s)
+{
+	enum { WARM = 2, N = 11 };
+	double raw[N], host[N], pre[N];
+	emit_phase("calibration");
+	for (int k = 0; k < WARM + N; k++) {
+		struct sample o;
+		uint64_t seed = cua_mix64(job->secret ^ 0xca11b7a7e0000000ull ^ (uint64_t)k) >> 11;
+		run_sample(&TM.sets[k % TM.n_sets], seed, true, s, &o);
+		if (!o.ok)
+			finish(CUA_VERDICT_HARNESS_ERROR, "calibration: the judge's own check "
+			       "failed on the right answer");
+		if (k >= WARM) {
+			raw[k - WARM] = o.raw_ms;
+			host[k - WARM] = o.host_ms;
+			pre[k - WARM] = o.pre_ms;
+		}
+	}
+	TM.overhead_ms = median_of(raw, N);
+	TM.claim_overhead_ms = median_of(host, N);
+	TM.pre_ref_ms = median_of(pre, N);
+}
+
+static void sample_failed(const struct sample *o, int n, struct cua_verdict_box *box)
+{
+	const struct cua_task *t = g_task;
+	for (int i = 0; i < t->n_outputs; i++) {
+		const cmp_acc *h = &o->acc[i];
+		if (!h->n_bad && !h->n_nan && !h->n_unwritten)
+			continue;
+		finish(CUA_VERDICT_WRONG_OUTPUT,
+		       "timed call %d: output '%s' was not complete and right when the judge "
+		       "checked it after the kernel's answer: %llu wrong, %llu NaN, %llu still "
+		       "poison (compared with a trusted kernel's output within twice the "
+		       "tolerance)", n + 1, t->outputs[i].name, h->n_bad, h->n_nan,
+		       h->n_unwritten);
+	}
+	(void)box;
+}
+
+/* Times the kernel at the timed shape; emits a timing event. */
+static void run_timing(const struct job *job, cudaStream_t s, struct cua_verdict_box *box)
+{
+	const struct cua_task *t = g_task;
+	emit_phase("timing");
 
 	/* Warm-up: module load, library handles, autotuning stay out of the numbers. */
 	double t_warm = cua_now();
-	for (int w = 0; w < 3 || (w < 20 && cua_now() - t_warm < 0.05); w++)
-		call_checked(g_solve, &sets[w % n_sets], s, "warm-up");
-
-	cudaEvent_t e0, e1;
-	HARNESS_TRY(cudaEventCreate(&e0));
-	HARNESS_TRY(cudaEventCreate(&e1));
-
-	double over[15];
-	for (int k = 0; k < 15; k++) {
-		HARNESS_TRY(cudaDeviceSynchronize());
-		double h0 = cua_now();
-		HARNESS_TRY(cudaEventRecord(e0, s));
-		HARNESS_TRY(cudaEventRecord(e1, s));
-		HARNESS_TRY(cudaDeviceSynchronize());
-		over[k] = (cua_now() - h0) * 1e3;
+	for (int w = 0; w < 3 || (w < 20 && cua_now() - t_warm < 0.05); w++) {
+		struct sample o;
+		uint64_t seed = cua_mix64(job->secret ^ 0x3a53a53a00000000ull ^ (uint64_t)w) >> 11;
+		run_sample(&TM.sets[w % TM.n_sets], seed, false, s, &o);
+		if (!o.ok)
+			sample_failed(&o, w, box);
 	}
-	double overhead = median_of(over, 15);
 
 	struct cua_stop_rule rule;
 	cua_stop_rule_init(&rule);
 	rule.max_time_s = job->max_time_s;
 	if (job->min_samples > 0)
 		rule.min_samples = job->min_samples;
-	if (rule.min_samples < 3 * n_sets)
-		rule.min_samples = 3 * n_sets;   /* every set timed several times */
+	if (rule.min_samples < 3 * TM.n_sets)
+		rule.min_samples = 3 * TM.n_sets;   /* every set timed several times */
+	double *jv = (double *)calloc((size_t)rule.max_samples, sizeof(double));
 	double *ev = (double *)calloc((size_t)rule.max_samples, sizeof(double));
-	double *host = (double *)calloc((size_t)rule.max_samples, sizeof(double));
-	CUA_ASSERT(ev && host);
+	double *hv = (double *)calloc((size_t)rule.max_samples, sizeof(double));
+	CUA_ASSERT(jv && ev && hv);
 	double mhz0 = measure_sm_mhz(s);
-	double spent = 0;
-	int n = 0;
-	struct cua_tensor in[CUA_MAX_TENSORS], out[CUA_MAX_TENSORS];
-	int spot_checks = 0;
-	while (!cua_stop_now(&rule, ev, n, spent)) {
-		struct shape_bufs *b = &sets[n % n_sets];
+	double spent = 0, pre_max = 0, gap_max = 0;
+	int n = 0, spot_checks = 0;
+	while (!cua_stop_now(&rule, jv, n, spent)) {
+		struct shape_bufs *b = &TM.sets[n % TM.n_sets];
 		/* Fresh inputs from an unguessable seed for every sample, outputs poisoned:
 		 * nothing a kernel cached (by pointer or by content) is ever right again. */
 		uint64_t seed = cua_mix64(job->secret ^ 0x7157ab1e00000000ull ^ (uint64_t)n) >> 11;
-		for (int i = 0; i < t->n_inputs; i++) {
-			generate(&b->in[i], seed, s);
-			in[i] = b->in[i].t;
-		}
-		for (int i = 0; i < t->n_outputs; i++) {
-			poison(&b->out[i], true, s);
-			out[i] = b->out[i].t;
-		}
-		HARNESS_TRY(cudaMemsetAsync(flush, n & 0xff, flush_bytes, s));
-		HARNESS_TRY(cudaDeviceSynchronize());
-		double h0 = cua_now();
-		HARNESS_TRY(cudaEventRecord(e0, s));
-		int rc = g_solve(in, t->n_inputs, out, t->n_outputs, s);
-		cudaError_t le = cudaGetLastError();
-		cudaError_t re = cudaEventRecord(e1, s);
-		cudaError_t se = cudaDeviceSynchronize();
-		double h1 = cua_now();
-		if (le != cudaSuccess)
-			finish(CUA_VERDICT_LAUNCH_ERROR, "launch failed while timing: %s",
-			       cudaGetErrorString(le));
-		if (re != cudaSuccess || se != cudaSuccess)
-			finish(CUA_VERDICT_RUNTIME_ERROR, "CUDA error while timing: %s",
-			       cudaGetErrorString(se != cudaSuccess ? se : re));
-		if (rc != 0)
-			finish(CUA_VERDICT_RUNTIME_ERROR, "cua_solve returned %d while timing", rc);
-		float ms = 0;
-		HARNESS_TRY(cudaEventElapsedTime(&ms, e0, e1));
-		ev[n] = ms;
-		host[n] = (h1 - h0) * 1e3;
-		spent += host[n] / 1e3;
-		/* Spot checks of timed calls, chosen by the secret: a kernel that is lazy
-		 * only while it is timed fails here (outside the timed region). */
-		if (spot_checks < 4 &&
+		struct sample o;
+		run_sample(b, seed, false, s, &o);
+		if (!o.ok)
+			sample_failed(&o, n, box);
+		if (o.gap_ms > GAP_LIMIT_MS || o.pre_ms > TM.pre_ref_ms + 1.0)
+			finish(CUA_VERDICT_TIMING_ANOMALY,
+			       "timed call %d: GPU work of the kernel's process ran before the "
+			       "judge's clock started (the judge was switched out for %.3f ms while "
+			       "it published the inputs; %.3f ms for what takes %.3f ms)", n + 1,
+			       o.gap_ms, o.pre_ms, TM.pre_ref_ms);
+		pre_max = fmax(pre_max, o.pre_ms);
+		gap_max = fmax(gap_max, o.gap_ms);
+		jv[n] = o.raw_ms - TM.overhead_ms;
+		ev[n] = o.event_ms;
+		hv[n] = o.host_ms - TM.claim_overhead_ms;
+		spent += o.raw_ms / 1e3;
+		/* After the clock: guard bands and inputs; on calls chosen by the secret,
+		 * the fp64 oracle at the task's own tolerance as well. */
+		char where[96];
+		snprintf(where, sizeof(where), "timed call %d", n + 1);
+		if (spot_checks < 2 &&
 		    (n == 0 || cua_mix64(job->secret ^ 0x5907c4ecull ^ (uint64_t)n) % 4 == 0)) {
 			struct shape_bufs view = *b;
 			for (int i = 0; i < t->n_outputs; i++)
-				view.ref[i] = sets[0].ref[i];
-			char where[96];
+				view.ref[i] = TM.sets[0].ref[i];
 			snprintf(where, sizeof(where), "timed call %d, checked at random", n + 1);
 			if (!judge_case(&view, seed, true, false, where, s, box))
 				finish(box->v, "%s", box->msg);
 			spot_checks++;
-		}
+		} else
+			judge_guards_inputs(b, seed, where, s);
 		n++;
 	}
 	double mhz1 = measure_sm_mhz(s);
 
-	struct cua_stats se_, sh;
+	struct cua_stats sj, se_, sh;
+	cua_stats_compute(jv, n, &sj);
 	cua_stats_compute(ev, n, &se_);
-	cua_stats_compute(host, n, &sh);
+	cua_stats_compute(hv, n, &sh);
 	cJSON *o = cJSON_CreateObject();
 	cJSON_AddStringToObject(o, "event", "timing");
+	stats_json(o, "judge_ms", &sj);
 	stats_json(o, "event_ms", &se_);
 	stats_json(o, "host_ms", &sh);
-	cJSON_AddNumberToObject(o, "overhead_ms", overhead);
+	cJSON_AddNumberToObject(o, "overhead_ms", TM.overhead_ms);
+	cJSON_AddNumberToObject(o, "claim_overhead_ms", TM.claim_overhead_ms);
+	cJSON_AddNumberToObject(o, "pre_ms", TM.pre_ref_ms);
+	cJSON_AddNumberToObject(o, "pre_max_ms", pre_max);
+	cJSON_AddNumberToObject(o, "gap_max_ms", gap_max);
 	cJSON_AddNumberToObject(o, "sm_mhz_before", mhz0);
 	cJSON_AddNumberToObject(o, "sm_mhz_after", mhz1);
-	cJSON_AddNumberToObject(o, "input_sets", n_sets);
+	cJSON_AddNumberToObject(o, "input_sets", TM.n_sets);
 	cJSON_AddNumberToObject(o, "spot_checks", spot_checks);
 	/* Per-set medians: sample k used set k % n_sets. */
 	cJSON *sm = cJSON_AddArrayToObject(o, "set_median_ms");
-	for (int k = 0; k < n_sets; k++) {
+	for (int k = 0; k < TM.n_sets; k++) {
 		double v[1000];
 		int m = 0;
-		for (int i = k; i < n; i += n_sets)
-			v[m++] = ev[i];
+		for (int i = k; i < n && m < 1000; i += TM.n_sets)
+			v[m++] = jv[i];
 		cJSON_AddItemToArray(sm, cJSON_CreateNumber(m ? median_of(v, m) : 0));
 	}
-	cJSON_AddNumberToObject(o, "flush_bytes", (double)flush_bytes);
+	cJSON_AddNumberToObject(o, "flush_bytes", (double)TM.flush_bytes);
 	emit(o);
 
-	/* Work that escaped the harness stream shows as host time the events miss. */
-	double excess = sh.median - overhead - se_.median;
-	if (excess > 0.25 * se_.median + 0.05)
+	/* The candidate's process says how long it took; the judge measured. A claim
+	 * far from the measurement is a process that lies (or a broken clock). */
+	double claim = sh.median, judged = sj.median;
+	if (fabs(claim - judged) > 0.10 * judged + 0.05)
 		finish(CUA_VERDICT_TIMING_ANOMALY,
-		       "work escaped the timed stream: events saw %.4f ms but the device "
-		       "was busy for %.4f ms (host clock, minus %.4f ms overhead)",
-		       se_.median, sh.median - overhead, overhead);
-
+		       "the kernel's process claimed %.4f ms per call, the judge measured %.4f ms",
+		       claim, judged);
+	free(jv);
 	free(ev);
-	free(host);
-	cudaEventDestroy(e0);
-	cudaEventDestroy(e1);
-	cudaFree(flush);
-	for (int k = 0; k < n_sets; k++)
-		shape_free(&sets[k]);
+	free(hv);
 }
 
 static bool parse_u64(const char *s, uint64_t *out)
@@ -964,6 +1499,7 @@ static void parse_job(int argc, char **argv, struct job *job)
 {
 	memset(job, 0, sizeof(*job));
 	job->max_time_s = 3.0;
+	job->timeout_s = 180;
 	job->subject = "candidate";
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -993,19 +1529,17 @@ static void parse_job(int argc, char **argv, struct job *job)
 			job->oracle_so = v;
 		else if (!strcmp(a, "--subject"))
 			job->subject = v;
+		else if (!strcmp(a, "--checker"))
+			job->checker_so = v;
+		else if (!strcmp(a, "--timeout"))
+			job->timeout_s = atof(v);
 		else if (!strcmp(a, "--dump"))
 			job->dump_dir = v;
 		else if (!strcmp(a, "--max-time-s"))
 			job->max_time_s = atof(v);
 		else if (!strcmp(a, "--min-samples"))
 			job->min_samples = atoi(v);
-		else if (!strcmp(a, "--secret")) {
-			if (!parse_u64(v, &job->secret))
-				usage_exit("bad --secret");
-		} else if (!strcmp(a, "--recheck")) {
-			if (!parse_u64(v, &job->recheck))
-				usage_exit("bad --recheck");
-		} else if (!strcmp(a, "--seeds")) {
+		else if (!strcmp(a, "--seeds")) {
 			char buf[256];
 			snprintf(buf, sizeof(buf), "%s", v);
 			for (char *tok = strtok(buf, ","); tok && job->n_seeds < 8;
@@ -1244,22 +1778,37 @@ static void run_dump(const struct job *job, cudaStream_t s)
 	cJSON_Delete(man);
 }
 
-extern "C" int cua_runner_main(int argc, char **argv)
+extern "C" int cua_judge_main(int argc, char **argv)
 {
 	struct job job;
 	char err[CUA_ERR_LEN];
 	struct cua_task *task = NULL;
+	double started = cua_now();
 
 	take_channel_key();
+	uint64_t secret = 0, recheck = 0;
+	bool have_secrets = take_secrets(&secret, &recheck);
 	parse_job(argc, argv, &job);
+	job.secret = secret;
+	job.recheck = recheck;
 	if (!g_have_key) {
-		fprintf(stderr, "cuarena __runner: no report channel key in %s\n",
+		fprintf(stderr, "cuarena __judge: no report channel key in %s\n",
 		        CUA_CHANNEL_KEY_ENV);
 		_exit(2);
 	}
+	if (!have_secrets)
+		finish(CUA_VERDICT_HARNESS_ERROR, "no seeds in %s", CUA_SECRETS_ENV);
+	/* No process of the same user may read our memory (the seeds) or ptrace us. */
+	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
 	if (cua_task_load(job.task_dir, &task, err, sizeof(err)) != CUA_OK)
 		finish(CUA_VERDICT_HARNESS_ERROR, "%s", err);
 	g_task = task;
+
+	bool oracle_only = job.degeneracy || job.dump_dir;
+	/* The candidate's process first: it brings up its CUDA while we do ours. */
+	C.deadline = started + (job.timeout_s > 10 ? job.timeout_s - 5 : job.timeout_s);
+	if (!oracle_only)
+		cand_start(&job);
 
 	int ndev = 0;
 	cudaError_t e = cudaGetDeviceCount(&ndev);
@@ -1274,48 +1823,65 @@ extern "C" int cua_runner_main(int argc, char **argv)
 	cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, 0);
 	cudaCtxResetPersistingL2Cache();
 	cudaGetLastError();
+	if (!cua_vmm_init(&g_vmm))
+		finish(CUA_VERDICT_HARNESS_ERROR, "the driver offers no shareable device memory "
+		       "(cuMemCreate with POSIX descriptors)");
 	HARNESS_TRY(cudaMalloc((void **)&d_counter, sizeof(*d_counter)));
 	HARNESS_TRY(cudaMalloc((void **)&d_acc, sizeof(*d_acc)));
 
 	void *oh = dlopen(job.oracle_so, RTLD_NOW | RTLD_LOCAL);
 	if (!oh || !(g_oracle = (solve_fn)dlsym(oh, "cua_oracle")))
 		finish(CUA_VERDICT_HARNESS_ERROR, "cannot load the oracle: %s", dlerror());
+	/* The timed samples' answers: a trusted kernel (the task's fastest library
+	 * baseline when the parent names one, else the reference itself). */
+	void *ch = job.checker_so ? dlopen(job.checker_so, RTLD_NOW | RTLD_LOCAL) : oh;
+	if (!ch || !(g_checker = (solve_fn)dlsym(ch, "cua_solve")))
+		finish(CUA_VERDICT_HARNESS_ERROR, "cannot load the checker: %s", dlerror());
 	emit_phase("load");
-	if (job.degeneracy || job.dump_dir) {
-		cudaStream_t ss;
-		HARNESS_TRY(cudaStreamCreate(&ss));
+	cudaStream_t s;
+	HARNESS_TRY(cudaStreamCreate(&s));
+	if (oracle_only) {
 		if (job.dump_dir)
-			run_dump(&job, ss);
+			run_dump(&job, s);
 		if (job.degeneracy)
-			run_degeneracy(&job, ss);
+			run_degeneracy(&job, s);
 		finish(CUA_VERDICT_OK, "%s", "");
 	}
-	/* From here on only code mapped now may make system calls: the candidate's
-	 * constructors, cua_solve and anything they map run without. References and
-	 * baselines (--trusted) are the harness's own code, and the libraries they
-	 * link (cuDNN) load with them, after this point. */
-	if (!job.trusted && cua_guard_install(on_forbidden_syscall, err, sizeof(err)) != CUA_OK)
-		finish(CUA_VERDICT_HARNESS_ERROR, "%s", err);
-	void *h = dlopen(job.so, RTLD_NOW | RTLD_LOCAL);
-	if (!h)
-		finish(CUA_VERDICT_LOAD_ERROR, "the shared object does not load: %s",
-		       dlerror());
-	g_solve = (solve_fn)dlsym(h, "cua_solve");
-	if (!g_solve)
-		finish(CUA_VERDICT_LOAD_ERROR,
-		       "no function cua_solve with C linkage (include cuarena.h)");
 
-	cudaStream_t s;
-	/* A blocking stream: work a candidate puts on the legacy default stream is
-	 * ordered with our events; work on its own non-blocking streams is not, and
-	 * the host-clock cross-check catches it. */
-	HARNESS_TRY(cudaStreamCreate(&s));
+	cand_ready("start-up of the kernel's process");
+	char jail[160];
+	cua_jail_describe(&C.info, jail, sizeof(jail));
+	{
+		cJSON *o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "event", "jail");
+		cJSON_AddStringToObject(o, "what", jail);
+		cJSON_AddBoolToObject(o, "pid_ns", C.info.pid_ns);
+		cJSON_AddBoolToObject(o, "net_ns", C.info.net_ns);
+		cJSON_AddBoolToObject(o, "unprivileged", C.info.user_dropped);
+		emit(o);
+	}
+	int timed = cua_task_timed_shape(task);
+	if (job.time) {
+		timing_alloc(&job, (size_t)prop.l2CacheSize, s);
+		timing_calibrate(&job, s);
+	}
+
+	/* Now, and only now, the kernel's code enters its process. */
+	{
+		static struct cua_wire_msg m;
+		memset(&m, 0, sizeof(m));
+		m.op = CUA_WIRE_LOAD;
+		m.flags = job.trusted ? CUA_WIRE_TRUSTED : 0;
+		/* relative to its working directory, cand/home */
+		snprintf(m.text, sizeof(m.text), "../kernel.so");
+		cand_send(&m, NULL, 0, "load");
+		cand_ready("load");
+	}
 
 	struct cua_verdict_box box;
 	box.v = CUA_VERDICT_OK;
 	box.msg[0] = '\0';
 	double t0 = cua_now();
-	int timed = cua_task_timed_shape(task);
 	/* Check shapes first (small, odd), the timed shape last. A shape that fails
 	 * ends the check once all its seeds are reported: the verdict is settled, and
 	 * the rest (above all the fp64 oracle at the large timed shape) would only
@@ -1325,12 +1891,16 @@ extern "C" int cua_runner_main(int argc, char **argv)
 		for (int sh = 0; sh < task->n_shapes && box.v == CUA_VERDICT_OK; sh++) {
 			if ((sh == timed) != (pass == 1))
 				continue;
-			struct shape_bufs b;
-			shape_alloc(&b, sh);
+			struct shape_bufs b, *bp = &b;
+			if (sh == timed && TM.on)
+				bp = &TM.sets[0];   /* the timing's buffers, oracle included */
+			else
+				shape_alloc(&b, sh);
 			for (int k = 0; k < job.n_seeds; k++)
-				run_case(&b, job.seeds[k], false, false, s, &box);
-			run_case(&b, job.secret, true, false, s, &box);
-			shape_free(&b);
+				run_case(bp, job.seeds[k], false, false, s, &box);
+			run_case(bp, job.secret, true, false, s, &box);
+			if (bp == &b)
+				shape_free(&b);
 		}
 	cJSON *ck = cJSON_CreateObject();
 	cJSON_AddStringToObject(ck, "event", "checked");
@@ -1341,12 +1911,9 @@ extern "C" int cua_runner_main(int argc, char **argv)
 
 	if (job.time) {
 		double t1 = cua_now();
-		run_timing(&job, s, (size_t)prop.l2CacheSize, &box);
+		run_timing(&job, s, &box);
 		/* A kernel that turns lazy after many calls fails here. */
-		struct shape_bufs b;
-		shape_alloc(&b, timed);
-		run_case(&b, job.recheck, false, true, s, &box);
-		shape_free(&b);
+		run_case(&TM.sets[0], job.recheck, false, true, s, &box);
 		cJSON *tm = cJSON_CreateObject();
 		cJSON_AddStringToObject(tm, "event", "timed");
 		cJSON_AddNumberToObject(tm, "seconds", cua_now() - t1);
