@@ -380,24 +380,21 @@ static enum cua_status run_child(const struct cua_task *t, const char *so_path,
 	if (r.how == CUA_EXIT_TIMEOUT)
 		cua_eval_fail(e, CUA_VERDICT_TIMEOUT, "no verdict within %.0f s; killed during %s",
 		              o->run_timeout_s, during);
-	else if (!cs.have_result && r.how == CUA_EXIT_SIGNALED && r.sig == SIGSYS)
-		/* how the runner's system-call guard ends the process (guard.h); the
-		 * output tail says which call, from where */
-		cua_eval_fail(e, CUA_VERDICT_SANDBOX_VIOLATION,
-		              "stopped by the runner's system-call guard during %s: a system "
-		              "call made directly from the candidate's own code", during);
+	/* The judge runs none of the kernel's code (that runs in a process of its
+	 * own, which the judge judges): a judge that ends without a verdict is the
+	 * harness's failure, never the kernel's. */
 	else if (!cs.have_result && r.how == CUA_EXIT_SIGNALED)
-		cua_eval_fail(e, CUA_VERDICT_CRASH, "the process died of %s during %s",
+		cua_eval_fail(e, CUA_VERDICT_HARNESS_ERROR, "the judge died of %s during %s",
 		              cua_signal_desc(r.sig), during);
 	else if (!cs.have_result)
-		cua_eval_fail(e, CUA_VERDICT_CRASH,
-		              "the process exited (status %d) during %s without a verdict",
-		              r.code, during);
+		cua_eval_fail(e, CUA_VERDICT_HARNESS_ERROR,
+		              "the judge exited (status %d) during %s without a verdict", r.code,
+		              during);
 	/* Whatever the channel said, someone else wrote on it too. */
 	if (cs.forged)
 		cua_eval_fail(e, CUA_VERDICT_SANDBOX_VIOLATION,
-		              "%d line%s on the runner's report channel %s not written by the "
-		              "runner (a forged report)", cs.forged, cs.forged == 1 ? "" : "s",
+		              "%d line%s on the judge's report channel %s not written by the "
+		              "judge (a forged report)", cs.forged, cs.forged == 1 ? "" : "s",
 		              cs.forged == 1 ? "was" : "were");
 	cua_child_result_free(&r);
 	return CUA_OK;

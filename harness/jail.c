@@ -65,10 +65,23 @@ static void child_fail(int fd, int stage)
 	_exit(127);
 }
 
+/* Sets soft and hard limit to v, never above the hard limit we inherited (the
+ * judge's own sandbox sets some: raising one would fail, not limit). */
+static int limit2(int res, long soft, long hard)
+{
+	struct rlimit cur, rl = { (rlim_t)soft, (rlim_t)hard };
+	if (getrlimit(res, &cur) == 0 && cur.rlim_max != RLIM_INFINITY) {
+		if (rl.rlim_max > cur.rlim_max)
+			rl.rlim_max = cur.rlim_max;
+		if (rl.rlim_cur > rl.rlim_max)
+			rl.rlim_cur = rl.rlim_max;
+	}
+	return setrlimit(res, &rl);
+}
+
 static int limit(int res, long v)
 {
-	struct rlimit rl = { (rlim_t)v, (rlim_t)v };
-	return setrlimit(res, &rl);
+	return limit2(res, v, v);
 }
 
 /* Runs in the cloned child: async-signal-safe calls only (the judge has CUDA's
@@ -112,11 +125,8 @@ static void child_main(const struct cua_jail_opts *o, int status_w, bool pid_ns,
 	    (o->fsize_bytes > 0 && limit(RLIMIT_FSIZE, o->fsize_bytes) < 0) ||
 	    (o->nofile > 0 && limit(RLIMIT_NOFILE, o->nofile) < 0))
 		child_fail(st, ST_RLIMIT);
-	if (o->cpu_s > 0) {
-		struct rlimit rl = { (rlim_t)o->cpu_s, (rlim_t)o->cpu_s + 1 };
-		if (setrlimit(RLIMIT_CPU, &rl) < 0)
-			child_fail(st, ST_RLIMIT);
-	}
+	if (o->cpu_s > 0 && limit2(RLIMIT_CPU, o->cpu_s, o->cpu_s + 1) < 0)
+		child_fail(st, ST_RLIMIT);
 	if (drop_uid) {
 		gid_t g = CUA_JAIL_GID;
 		if (setgroups(0, NULL) < 0 || setresgid(g, g, g) < 0 ||
@@ -274,7 +284,7 @@ static const struct { long nr; const char *name; } refused[] = {
 	NAME(perf_event_open), NAME(bpf), NAME(userfaultfd), NAME(memfd_create),
 	NAME(pidfd_open), NAME(pidfd_getfd), NAME(kcmp), NAME(io_uring_setup),
 	NAME(unlinkat), NAME(renameat2), NAME(mkdirat), NAME(fchmodat), NAME(linkat),
-	NAME(symlinkat),
+	NAME(symlinkat), NAME(kexec_load),
 #ifdef SYS_fork
 	NAME(fork), NAME(vfork), NAME(open), NAME(creat), NAME(unlink), NAME(rename),
 	NAME(mkdir), NAME(chmod), NAME(link), NAME(symlink),
@@ -332,6 +342,10 @@ static void build(void)
 	p[k++] = RET(SECCOMP_RET_KILL_PROCESS);
 #endif
 	p[k++] = LD_NR;
+	/* the handler's way out: pid 1 of a namespace ignores a signal it sends
+	 * itself, so the process ends by this call, killed with SIGSYS */
+	p[k++] = JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_kexec_load, 0, 1);
+	p[k++] = RET(SECCOMP_RET_KILL_PROCESS);
 	/* threads yes (CUDA starts some), processes no */
 	p[k++] = JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_clone, 0, 4);
 	p[k++] = STMT(BPF_LD | BPF_W | BPF_ABS, ARG_LO(0));
@@ -342,7 +356,9 @@ static void build(void)
 	p[k++] = JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_clone3, 0, 1);
 	p[k++] = RET(SECCOMP_RET_ERRNO | ENOSYS);
 	/* opens: read-only, never creating or truncating */
-	const uint32_t wr = O_WRONLY | O_RDWR | O_CREAT | O_TRUNC | O_APPEND | O_TMPFILE;
+	/* __O_TMPFILE, not O_TMPFILE: the latter carries O_DIRECTORY, and reading a
+	 * directory is fine */
+	const uint32_t wr = O_WRONLY | O_RDWR | O_CREAT | O_TRUNC | O_APPEND | __O_TMPFILE;
 #ifdef SYS_open
 	k += flags_rule(p + k, SYS_open, 1, wr);
 #endif
@@ -391,6 +407,7 @@ static void on_sigsys(int sig, siginfo_t *si, void *uc)
 	sigemptyset(&s);
 	sigaddset(&s, SIGSYS);
 	sigprocmask(SIG_UNBLOCK, &s, NULL);
+	syscall(SYS_kexec_load, 0, 0, 0, 0);   /* KILL_PROCESS: dies of SIGSYS */
 	syscall(SYS_tgkill, getpid(), syscall(SYS_gettid), SIGSYS);
 	_exit(125);
 }

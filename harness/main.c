@@ -3,6 +3,7 @@
 #include "runner.h"
 
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <cjson/cJSON.h>
@@ -109,6 +110,9 @@ int main(int argc, char **argv)
 	const char *root_opt = NULL;
 	int i = 1;
 
+	/* No process of the same user may ptrace us or read our memory (the seeds
+	 * of an evaluation pass through it). */
+	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
 	/* Hidden child commands run before anything else touches the environment. */
 	if (argc > 1 && !strcmp(argv[1], "__judge"))
 		return cua_judge_main(argc - 1, argv + 1);

@@ -401,7 +401,7 @@ expect_rc 2 "table of a folder without run.json is a usage error"
 expect_in "$ERR" "no-run-json/run.json" "table names the missing run.json"
 cua table "$RES/newer-schema"
 expect_rc 2 "table of a newer schema is refused"
-expect_in "$ERR" "evals.jsonl: line 12: schema 2 is newer than this cuarena (1)" \
+expect_in "$ERR" "evals.jsonl: line 12: schema 99 is newer than this cuarena (2)" \
 	"table names the file and line of the newer schema"
 cua table "$RES/torn"
 expect_rc 0 "table of a run with a torn last line succeeds"

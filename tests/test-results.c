@@ -181,8 +181,8 @@ struct reject {
 static struct reject rejects[] = {
 	{"bad-json", CUA_E_PARSE, "evals.jsonl", "line 3: not valid JSON"},
 	{"newer-schema", CUA_E_PARSE, "evals.jsonl",
-	 "line 12: schema 2 is newer than this cuarena (1)"},
-	{"newer-run", CUA_E_PARSE, "run.json", "schema 2 is newer than this cuarena (1)"},
+	 "line 12: schema 99 is newer than this cuarena (2)"},
+	{"newer-run", CUA_E_PARSE, "run.json", "schema 99 is newer than this cuarena (2)"},
 	{"no-run-json", CUA_E_NOT_FOUND, "run.json", "cannot open: No such file or directory"},
 	{"bad-verdict", CUA_E_PARSE, "evals.jsonl",
 	 "line 2: eval: verdict: unknown verdict 'exploded'"},

@@ -1,8 +1,11 @@
 // task: relu
-// expect: timing_anomaly
-// expect-message: escaped
+// expect: ok
+// expect-speedup-max: nvcc 1.1
 // Correct, but does its work on a private non-blocking stream and returns at once,
-// so events on the harness stream see almost nothing.
+// so events on the stream it was given see almost nothing. Until 2026-12-01 the
+// host clock caught that above a threshold (timing_anomaly); now the judge's clock
+// runs until the judge has found the outputs right, so the work counts wherever
+// it runs and nothing is gained: honest timing, no speedup.
 #include "cuarena.h"
 
 __global__ void relu_kernel(const float *x, float *y, int64_t n)

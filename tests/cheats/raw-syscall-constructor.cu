@@ -1,9 +1,11 @@
 // task: relu
 // expect: sandbox_violation
-// expect-message: system-call guard
+// expect-message: never writes
 // A constructor, run by dlopen before the harness calls anything, forges the
 // report through a `syscall` instruction of its own (no libc import for the
-// static check to see). The guard is in place before the candidate is loaded.
+// static check to see) on descriptor 3, the socket to the judge: the judge
+// refuses a record its harness never writes. The system-call filter is in
+// place before the kernel is loaded.
 #include "cuarena.h"
 #include <string.h>
 

@@ -1,10 +1,11 @@
 // task: relu
 // expect: sandbox_violation
-// expect-message: system-call guard
-// Computes nothing and writes a passing verdict with fast timings on the
-// report channel's descriptor (3), through `syscall` instructions of its
-// own (no libc import for the static check to see). The runner's guard stops
-// the first such call.
+// expect-message: never writes
+// Computes nothing and writes a passing verdict with fast timings on
+// descriptor 3, through `syscall` instructions of its own (no libc import for
+// the static check to see). Until 2026-12-01 that was the runner's report
+// channel; now it is the kernel process's socket to the judge, which takes the
+// record for what it is: nothing the harness writes.
 #include "cuarena.h"
 #include <string.h>
 

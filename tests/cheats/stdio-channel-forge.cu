@@ -1,10 +1,11 @@
 // task: relu
 // expect: sandbox_violation
-// expect-message: not written by the runner
-// Reaches the report channel with allowed libc calls only: points stdout's FILE
-// at the channel's descriptor (3) for one fwrite + fflush of a passing verdict
-// with fast timings, then puts it back. The lines are not sealed with the
-// runner's key. (A copy of stdout's FILE, tried first, made glibc abort.)
+// expect-message: never writes
+// Reaches descriptor 3 with allowed libc calls only: points stdout's FILE at it
+// for one fwrite + fflush of a passing verdict with fast timings, then puts it
+// back. Descriptor 3 was the runner's report channel until 2026-12-01; now it
+// is the socket to the judge, which refuses the record. (A copy of stdout's
+// FILE, tried first, made glibc abort.)
 #include "cuarena.h"
 #include <stdio.h>
 #include <string.h>

@@ -215,15 +215,15 @@ def broken():
     lines = open(p).read().splitlines(True)
     lines.insert(2, '{"schema": 1, "task": "L1/021-relu", "turn": 9, \n')
     open(p, "w").writelines(lines)
-    # line 12 of evals.jsonl has schema 2
+    # line 12 of evals.jsonl has schema 99 (newer than any)
     r = small("newer-schema")
     for turn in range(4, 13):
         r.turn("L1/021-relu", turn, speedup={"nvcc": 1.1})
-    r.lines["evals.jsonl"][11]["schema"] = 2
+    r.lines["evals.jsonl"][11]["schema"] = 99
     r.write()
-    # run.json has schema 2
+    # run.json has schema 99
     r = small("newer-run")
-    r.run["schema"] = 2
+    r.run["schema"] = 99
     r.write()
     # no run.json
     r = small("no-run-json")
