@@ -180,6 +180,31 @@ static bool file_exists(const char *p)
 	return stat(p, &st) == 0 && S_ISREG(st.st_mode);
 }
 
+/* SHA-256 (hex) of a file's bytes. */
+static enum cua_status file_digest(const char *path, char out[65])
+{
+	char *buf = NULL;
+	size_t len = 0;
+	enum cua_status st = cua_read_file(path, (size_t)1 << 30, &buf, &len, NULL, 0);
+	if (st == CUA_OK)
+		cua_sha256_hex(buf, len, out);
+	free(buf);
+	return st;
+}
+
+/* A cached object is loaded only when its bytes are the ones built. */
+static bool cache_entry_intact(const char *so, const char *sum, char digest[65])
+{
+	char *want = NULL;
+	size_t wl = 0;
+	bool ok = cua_read_file(sum, 256, &want, &wl, NULL, 0) == CUA_OK && wl >= 64 &&
+	          file_digest(so, digest) == CUA_OK && !memcmp(want, digest, 64);
+	free(want);
+	if (!ok)
+		digest[0] = '\0';
+	return ok;
+}
+
 enum cua_status cua_build_so(const char *src_path, const struct cua_build_opts *o,
                              struct cua_build *b, char *err, size_t errlen)
 {
@@ -292,6 +317,15 @@ enum cua_status cua_build_so(const char *src_path, const struct cua_build_opts *
 	}
 	snprintf(b->so_path, sizeof(b->so_path), "%s/%s.so", abs_cache, b->key);
 	snprintf(log_path, sizeof(log_path), "%s/%s.log", abs_cache, b->key);
+	char sum_path[4300];
+	snprintf(sum_path, sizeof(sum_path), "%s.sha256", b->so_path);
+	if (file_exists(b->so_path) &&
+	    !cache_entry_intact(b->so_path, sum_path, b->so_sha256)) {
+		/* changed since it was built (or built before digests were kept):
+		 * never load it; build it again */
+		unlink(b->so_path);
+		unlink(sum_path);
+	}
 	if (file_exists(b->so_path)) {
 		b->ok = true;
 		b->cached = true;
@@ -366,6 +400,15 @@ enum cua_status cua_build_so(const char *src_path, const struct cua_build_opts *
 		if (r.how == CUA_EXIT_NORMAL && r.code != 0)
 			cua_write_file(fail_path, b->log ? b->log : "", b->log ? strlen(b->log) : 0,
 			               NULL, 0);
+		goto out;
+	}
+	/* the digest first: an object in the cache always has one */
+	if (file_digest(tmp_so, b->so_sha256) != CUA_OK ||
+	    cua_write_file(sum_path, b->so_sha256, 64, err, errlen) != CUA_OK) {
+		if (!err || !err[0])
+			cua_errf(err, errlen, "%s: cannot record the build's digest", b->so_path);
+		unlink(tmp_so);
+		result = CUA_E_IO;
 		goto out;
 	}
 	if (rename(tmp_so, b->so_path) != 0) {

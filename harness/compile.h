@@ -35,10 +35,14 @@ struct cua_build {
 	double seconds;            /* wall time of nvcc (0 when cached) */
 	char so_path[4096];
 	char key[65];              /* cache key */
+	char so_sha256[65];        /* digest of the .so's bytes, recorded when it was
+	                            * built and checked on every cache hit ("" when !ok) */
 	char *log;                 /* nvcc's output, trimmed, heap (NULL if empty) */
 };
 
-/* Builds src_path. A candidate that does not compile is a result (ok = false,
+/* Builds src_path. A cached object whose bytes no longer match the digest
+ * recorded when it was built is thrown away and built again. A candidate that
+ * does not compile is a result (ok = false,
  * log says why), not an error; errors are the harness's own failures (no nvcc,
  * unreadable source, cache not writable). */
 enum cua_status cua_build_so(const char *src_path, const struct cua_build_opts *o,

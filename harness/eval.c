@@ -516,8 +516,12 @@ static enum cua_status eval_with(const struct cua_task *t, const char *src_path,
 	 * process's system-call filter. The timed samples' answers come from a
 	 * trusted kernel: a baseline checks itself; everything else is checked
 	 * against the task's first library baseline (fast), else its reference. */
-	const char *extra[5];
+	const char *extra[11];
 	int ne = 0;
+	extra[ne++] = "--so-sha256";
+	extra[ne++] = b.so_sha256;
+	extra[ne++] = "--oracle-sha256";
+	extra[ne++] = ref.so_sha256[0] ? ref.so_sha256 : b.so_sha256;
 	struct cua_build chk;
 	memset(&chk, 0, sizeof(chk));
 	if (kind != CUA_SUBJECT_CANDIDATE)
@@ -525,6 +529,8 @@ static enum cua_status eval_with(const struct cua_task *t, const char *src_path,
 	if (kind == CUA_SUBJECT_BASELINE) {
 		extra[ne++] = "--checker";
 		extra[ne++] = b.so_path;
+		extra[ne++] = "--checker-sha256";
+		extra[ne++] = b.so_sha256;
 	} else if (t->n_baselines > 0 && o->time) {
 		char cpath[4200];
 		struct cua_build_opts cbo = o->build;
@@ -534,6 +540,8 @@ static enum cua_status eval_with(const struct cua_task *t, const char *src_path,
 		if (cua_build_so(cpath, &cbo, &chk, NULL, 0) == CUA_OK && chk.ok) {
 			extra[ne++] = "--checker";
 			extra[ne++] = chk.so_path;
+			extra[ne++] = "--checker-sha256";
+			extra[ne++] = chk.so_sha256;
 		}
 	}
 	extra[ne] = NULL;
@@ -567,7 +575,7 @@ enum cua_status cua_eval_degeneracy(const struct cua_task *t,
 	struct cua_build ref;
 	char ref_src[4200], dump_abs[4200];
 	enum cua_status st;
-	const char *extra[4] = {"--degeneracy", NULL, NULL, NULL};
+	const char *extra[6] = {"--degeneracy", NULL, NULL, NULL, NULL, NULL};
 
 	cua_eval_init(e, "degeneracy");
 	if (d)
@@ -595,6 +603,9 @@ enum cua_status cua_eval_degeneracy(const struct cua_task *t,
 		extra[1] = "--dump";
 		extra[2] = dump_abs;
 	}
+	int k = dump_dir ? 3 : 1;
+	extra[k++] = "--oracle-sha256";
+	extra[k++] = ref.so_sha256;
 	st = run_child(t, NULL, ref.so_path, "degeneracy", o, extra, e, dev, d, err,
 	               errlen);
 	cua_build_free(&ref);

@@ -356,9 +356,10 @@ static void build(void)
 	p[k++] = JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_clone3, 0, 1);
 	p[k++] = RET(SECCOMP_RET_ERRNO | ENOSYS);
 	/* opens: read-only, never creating or truncating */
-	/* __O_TMPFILE, not O_TMPFILE: the latter carries O_DIRECTORY, and reading a
-	 * directory is fine */
-	const uint32_t wr = O_WRONLY | O_RDWR | O_CREAT | O_TRUNC | O_APPEND | __O_TMPFILE;
+	/* the kernel's O_TMPFILE bit alone: glibc's O_TMPFILE and __O_TMPFILE both
+	 * carry O_DIRECTORY, and reading a directory is fine (found on the H200:
+	 * an opendir of /proc was refused) */
+	const uint32_t wr = O_WRONLY | O_RDWR | O_CREAT | O_TRUNC | O_APPEND | 020000000u;
 #ifdef SYS_open
 	k += flags_rule(p + k, SYS_open, 1, wr);
 #endif

@@ -198,6 +198,7 @@ struct job {
 	bool degeneracy;          /* --degeneracy: prove the task is not degenerate */
 	bool trusted;             /* --trusted: the harness's own kernel (no filter) */
 	const char *checker_so;   /* --checker: trusted kernel giving timed samples' answers */
+	const char *so_sha256, *oracle_sha256, *checker_sha256; /* their builds' digests */
 	double timeout_s;         /* --timeout: the whole judgement (the parent kills later) */
 	const char *dump_dir;     /* --dump DIR: write inputs and oracle outputs */
 };
@@ -312,17 +313,31 @@ static void cand_recv(struct cua_wire_msg *m, bool spin, const char *during)
 		       "%.400s (%s)", m->text, during);
 }
 
-/* Copies a file into the candidate's directory, readable by it, not writable. */
-static void stage_file(const char *from, const char *name, mode_t mode)
+/* Copies a compiled object to `to` (mode `mode`) and checks that the bytes
+ * copied are the ones built: the digest compile.c recorded, passed by the
+ * parent. What is loaded is that copy, so nothing can change it in between. */
+static void stage_verified(const char *from, const char *to, const char *want, mode_t mode)
 {
-	char err[CUA_ERR_LEN], path[4300], *buf = NULL;
+	char err[CUA_ERR_LEN], got[65], *buf = NULL;
 	size_t len = 0;
 	if (cua_read_file(from, 512u << 20, &buf, &len, err, sizeof(err)) != CUA_OK)
 		finish(CUA_VERDICT_HARNESS_ERROR, "%s", err);
-	snprintf(path, sizeof(path), "%s/%s", C.dir, name);
-	if (cua_write_file(path, buf, len, err, sizeof(err)) != CUA_OK || chmod(path, mode) < 0)
-		finish(CUA_VERDICT_HARNESS_ERROR, "cannot stage %s: %s", name, err);
+	if (want && want[0]) {
+		cua_sha256_hex(buf, len, got);
+		if (strcmp(got, want))
+			finish(CUA_VERDICT_HARNESS_ERROR, "%s changed since it was built (its "
+			       "digest is %.12s…, the build's %.12s…): not loaded", from, got, want);
+	}
+	if (cua_write_file(to, buf, len, err, sizeof(err)) != CUA_OK || chmod(to, mode) < 0)
+		finish(CUA_VERDICT_HARNESS_ERROR, "cannot stage %s: %s", to, err);
 	free(buf);
+}
+
+static void stage_file(const char *from, const char *name, mode_t mode, const char *want)
+{
+	char path[4300];
+	snprintf(path, sizeof(path), "%s/%s", C.dir, name);
+	stage_verified(from, path, want, mode);
 }
 
 /* Starts the candidate's process: before our own CUDA start-up (a fork after it
@@ -347,8 +362,8 @@ static void cand_start(const struct job *job)
 	if (chmod(cwd, 0711) < 0 || mkdir(C.dir, 0755) < 0)
 		finish(CUA_VERDICT_HARNESS_ERROR, "cannot make the candidate's directory: %s",
 		       strerror(errno));
-	stage_file(prog, "cuarena-cand", 0555);
-	stage_file(job->so, "kernel.so", 0444);
+	stage_file(prog, "cuarena-cand", 0555, NULL);
+	stage_file(job->so, "kernel.so", 0444, job->so_sha256);
 	snprintf(home, sizeof(home), "%s/home", C.dir);
 	bool root = geteuid() == 0;
 	if (mkdir(home, 0700) < 0 || (root && chown(home, CUA_JAIL_UID, CUA_JAIL_GID) < 0))
@@ -1549,6 +1564,12 @@ static void parse_job(int argc, char **argv, struct job *job)
 			job->subject = v;
 		else if (!strcmp(a, "--checker"))
 			job->checker_so = v;
+		else if (!strcmp(a, "--so-sha256"))
+			job->so_sha256 = v;
+		else if (!strcmp(a, "--oracle-sha256"))
+			job->oracle_sha256 = v;
+		else if (!strcmp(a, "--checker-sha256"))
+			job->checker_sha256 = v;
 		else if (!strcmp(a, "--timeout"))
 			job->timeout_s = atof(v);
 		else if (!strcmp(a, "--dump"))
@@ -1847,12 +1868,16 @@ extern "C" int cua_judge_main(int argc, char **argv)
 	HARNESS_TRY(cudaMalloc((void **)&d_counter, sizeof(*d_counter)));
 	HARNESS_TRY(cudaMalloc((void **)&d_acc, sizeof(*d_acc)));
 
-	void *oh = dlopen(job.oracle_so, RTLD_NOW | RTLD_LOCAL);
+	/* Our own copies, checked against their builds' digests, are what we load. */
+	stage_verified(job.oracle_so, "oracle.so", job.oracle_sha256, 0400);
+	void *oh = dlopen("./oracle.so", RTLD_NOW | RTLD_LOCAL);
 	if (!oh || !(g_oracle = (solve_fn)dlsym(oh, "cua_oracle")))
 		finish(CUA_VERDICT_HARNESS_ERROR, "cannot load the oracle: %s", dlerror());
 	/* The timed samples' answers: a trusted kernel (the task's fastest library
 	 * baseline when the parent names one, else the reference itself). */
-	void *ch = job.checker_so ? dlopen(job.checker_so, RTLD_NOW | RTLD_LOCAL) : oh;
+	if (job.checker_so)
+		stage_verified(job.checker_so, "checker.so", job.checker_sha256, 0400);
+	void *ch = job.checker_so ? dlopen("./checker.so", RTLD_NOW | RTLD_LOCAL) : oh;
 	if (!ch || !(g_checker = (solve_fn)dlsym(ch, "cua_solve")))
 		finish(CUA_VERDICT_HARNESS_ERROR, "cannot load the checker: %s", dlerror());
 	emit_phase("load");

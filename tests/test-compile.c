@@ -141,7 +141,10 @@ Test(compile, building_again_is_a_cache_hit_with_the_same_key_and_path)
 	cr_expect_eq(again.seconds, 0, "a cache hit runs no nvcc");
 	cr_expect_str_eq(again.key, build.key);
 	cr_expect_str_eq(again.so_path, build.so_path);
-	cr_expect_eq(entries(cache), 1 + (build.log != NULL), "the cache holds the .so (and its log)");
+	cr_expect_eq(entries(cache), 2 + (build.log != NULL),
+	             "the cache holds the .so, its digest (and its log)");
+	cr_expect(is_hex64(again.so_sha256), "a cache hit knows the object's digest");
+	cr_expect_str_eq(again.so_sha256, build.so_sha256);
 	cua_build_free(&again);
 
 	/* The same bytes under another name hit the same entry. */
@@ -149,6 +152,44 @@ Test(compile, building_again_is_a_cache_hit_with_the_same_key_and_path)
 	build_ok(copy, &again);
 	cr_expect(again.cached);
 	cr_expect_str_eq(again.key, build.key);
+	cua_build_free(&again);
+}
+
+/* The judge loads only what was built: an object changed in the cache (by
+ * anything that could write there) is built again, never used. */
+Test(compile, a_cached_object_that_changed_is_built_again_not_loaded)
+{
+	need_nvcc();
+	const char *src = write_src("k.cu", valid_src, strlen(valid_src));
+	build_ok(src, &build);
+	cr_assert(is_hex64(build.so_sha256), "digest '%s'", build.so_sha256);
+	char digest[65];
+	snprintf(digest, sizeof(digest), "%s", build.so_sha256);
+	/* flip one byte of the cached object */
+	char *buf = NULL;
+	size_t len = 0;
+	cr_assert_eq(cua_read_file(build.so_path, 64 << 20, &buf, &len, err, sizeof(err)), CUA_OK);
+	buf[len / 2] ^= 0x40;
+	cr_assert_eq(cua_write_file(build.so_path, buf, len, err, sizeof(err)), CUA_OK);
+	free(buf);
+	struct cua_build again;
+	build_ok(src, &again);
+	cr_expect_not(again.cached, "a changed object is not a cache hit");
+	cr_expect_gt(again.seconds, 0, "nvcc ran again");
+	/* (nvcc's output is not byte-for-byte reproducible: compare with the file) */
+	cr_assert_eq(cua_read_file(again.so_path, 64 << 20, &buf, &len, err, sizeof(err)), CUA_OK);
+	char now[65];
+	cua_sha256_hex(buf, len, now);
+	free(buf);
+	cr_expect_str_eq(again.so_sha256, now, "the digest is the rebuilt object's");
+	(void)digest;
+	cua_build_free(&again);
+	/* and an object without a recorded digest is not trusted either */
+	char sum[4400];
+	snprintf(sum, sizeof(sum), "%s.sha256", build.so_path);
+	cr_assert_eq(unlink(sum), 0);
+	build_ok(src, &again);
+	cr_expect_not(again.cached);
 	cua_build_free(&again);
 }
 

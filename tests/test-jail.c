@@ -128,7 +128,7 @@ static void *thread_fn(void *a)
 }
 
 enum act { NOTHING, THREAD, FORK, RAW_FORK, EXEC, SOCKET, OPEN_WRITE, OPEN_READ, PTRACE,
-           KILL_OTHER, MMAP_EXEC, VM_READ, CLONE3 };
+           KILL_OTHER, MMAP_EXEC, VM_READ, CLONE3, OPEN_DIR, OPEN_TMPFILE };
 
 /* Forks, installs the filter in the child, does `a`; returns the wait status. */
 static int filtered(enum act a)
@@ -159,6 +159,11 @@ static int filtered(enum act a)
 			if (open("/proc/self/status", O_RDONLY) < 0)
 				_exit(102);
 			break;
+		case OPEN_DIR:
+			if (open("/proc", O_RDONLY | O_DIRECTORY) < 0)
+				_exit(105);
+			break;
+		case OPEN_TMPFILE: open("/tmp", O_TMPFILE | O_RDWR, 0600); break;
 		case PTRACE: ptrace(PTRACE_TRACEME, 0, 0, 0); break;
 		case KILL_OTHER: kill(1, 0); break;
 		case MMAP_EXEC:
@@ -197,6 +202,9 @@ Test(jail, the_filter_lets_a_cuda_program_s_ordinary_calls_through)
 	cr_expect(clean_exit(st = filtered(NOTHING)), "status %#x", st);
 	cr_expect(clean_exit(st = filtered(THREAD)), "threads are allowed: %#x", st);
 	cr_expect(clean_exit(st = filtered(OPEN_READ)), "read-only opens: %#x", st);
+	/* O_DIRECTORY is part of glibc's O_TMPFILE: a mask built from that refused
+	 * every opendir (seen on the H200, 2026-12-01) */
+	cr_expect(clean_exit(st = filtered(OPEN_DIR)), "directories: %#x", st);
 	cr_expect(clean_exit(st = filtered(MMAP_EXEC)), "executable memory (the driver's "
 	          "module loader needs it): %#x", st);
 	cr_expect(clean_exit(st = filtered(CLONE3)), "clone3 answers ENOSYS: %#x", st);
@@ -208,6 +216,7 @@ Test(jail, the_filter_ends_a_process_that_forks_execs_or_reaches_out)
 		{ FORK, "fork through libc" }, { RAW_FORK, "a raw clone of a process" },
 		{ EXEC, "execve" }, { SOCKET, "socket" }, { OPEN_WRITE, "open for writing" },
 		{ PTRACE, "ptrace" }, { KILL_OTHER, "kill" }, { VM_READ, "process_vm_readv" },
+		{ OPEN_TMPFILE, "an unnamed file for writing" },
 	};
 	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
 		int st = filtered(refused[i].a);

@@ -1,11 +1,14 @@
 // task: relu
-// expect: runtime_error
+// expect: sandbox_violation
+// expect-message: system-call filter
 // Blame shifting: computes ReLU, then resets its device through cudaDeviceReset,
 // found inside libcudart from the address of an allowed import (the static check
 // forbids importing it). When the verdict was computed in the kernel's process,
 // the harness's next CUDA call failed and the run ended as harness_error. Now a
-// reset destroys only the kernel's own context and mappings: its next call
-// fails in its own process, a verdict of the kernel's.
+// reset destroys only the kernel's own context and mappings, and the runtime's
+// next call in that process reopens the device nodes for writing, which the
+// filter refuses (seen on the H200, 2026-12-01): a verdict of the kernel's,
+// whatever it tried next.
 #include "cuarena.h"
 #include "elf-walk.h"
 
