@@ -16,7 +16,7 @@
 #   tools/gpu-session.sh torch-time      # torch eager/compile timings (baselines/torch)
 #   tools/gpu-session.sh runs            # the GPU suite (build/gpu-test), first GPU
 #   tools/gpu-session.sh guard [GLOB]    # every task's reference as a candidate (under
-#                                        # the system-call guard), checked, not timed,
+#                                        # the kernel process's filter), checked, not timed,
 #                                        # on the first GPU, until GUARD_S (480) s
 #   tools/gpu-session.sh replay [GLOB]   # replay run over the catalogue on every GPU,
 #                                        # resumed from .carry/replay.tgz (throughput
@@ -93,9 +93,9 @@ runs)
 	tail -n 3 "$OUT/gpu-test.log"
 	;;
 guard)
-	# A candidate runs under the runner's seccomp guard, references and baselines
-	# do not: submitting each reference as a candidate shows that no task's
-	# honest kernel makes a system call the guard stops.
+	# A candidate's process runs under the system-call filter (harness/jail.c),
+	# references' and baselines' do not: submitting each reference as a candidate
+	# shows that no task's honest kernel makes a system call the filter refuses.
 	end=$((SECONDS + ${GUARD_S:-480}))
 	timeout 120 $BIN selftest --compile-only --jobs "$(nproc)" "${2:-*}" \
 		> "$OUT/guard-compile.log" 2>&1
