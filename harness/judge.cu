@@ -1250,9 +1250,13 @@ static void timing_alloc(const struct job *job, size_t l2_bytes, cudaStream_t s)
 	(void)job;
 }
 
-/* The in-window check: every output against the checker's, within twice the
- * task's tolerance (both are within it of the exact answer); complete, or the
- * sample fails. Data-independent cost: every element is read. */
+/* The in-window check: every output against the checker's, within three times
+ * the task's tolerance (both are within it of the exact answer, so their
+ * distance is within twice it, up to second-order terms; the third is margin: a
+ * false rejection costs as much as a missed exploit, and an incomplete or
+ * garbage output misses by far more). Complete, or the sample fails.
+ * Data-independent cost: every element is read. */
+#define WINDOW_TOL 3
 static void window_compare(struct shape_bufs *b, cudaStream_t s)
 {
 	const struct cua_task *t = g_task;
@@ -1262,13 +1266,13 @@ static void window_compare(struct shape_bufs *b, cudaStream_t s)
 		switch (o->t.dtype) {
 		case CUA_F32:
 			compare_float_kernel<float, float><<<grid_for(o->n), 256, 0, s>>>(
-			    (const float *)o->t.data, (const float *)x->t.data, o->n, 2 * t->atol,
-			    2 * t->rtol, TM.accs + i);
+			    (const float *)o->t.data, (const float *)x->t.data, o->n, WINDOW_TOL * t->atol,
+			    WINDOW_TOL * t->rtol, TM.accs + i);
 			break;
 		case CUA_F64:
 			compare_float_kernel<double, double><<<grid_for(o->n), 256, 0, s>>>(
-			    (const double *)o->t.data, (const double *)x->t.data, o->n, 2 * t->atol,
-			    2 * t->rtol, TM.accs + i);
+			    (const double *)o->t.data, (const double *)x->t.data, o->n, WINDOW_TOL * t->atol,
+			    WINDOW_TOL * t->rtol, TM.accs + i);
 			break;
 		default:
 			DISPATCH_TYPES(o->t.dtype,
@@ -1284,22 +1288,28 @@ static void window_compare(struct shape_bufs *b, cudaStream_t s)
  * then given the right answer beforehand, so the check costs what it costs when
  * a kernel passes). See the file's head comment for the order of work. */
 static void run_sample(struct shape_bufs *b, uint64_t seed, bool calib, cudaStream_t s,
-                       struct sample *o)
+                       struct sample *o, bool same_inputs = false)
 {
 	const struct cua_task *t = g_task;
 	struct cua_tensor in[CUA_MAX_TENSORS], ex[CUA_MAX_TENSORS];
 
-	for (int i = 0; i < t->n_inputs; i++) {
-		generate(&TM.stage[i], seed, s);
-		in[i] = TM.stage[i].t;
+	/* (calibration after its first sample keeps the staged inputs and their
+	 * answer: no kernel code is loaded yet, and what the window costs does not
+	 * depend on them; a slow checker, 70 ms for some naive references, would
+	 * otherwise run eight times for nothing) */
+	if (!same_inputs) {
+		for (int i = 0; i < t->n_inputs; i++) {
+			generate(&TM.stage[i], seed, s);
+			in[i] = TM.stage[i].t;
+		}
+		for (int i = 0; i < t->n_outputs; i++)
+			ex[i] = TM.expect[i].t;
+		int rc = g_checker(in, t->n_inputs, ex, t->n_outputs, s);
+		cudaError_t e = cudaStreamSynchronize(s);
+		if (rc != 0 || e != cudaSuccess)
+			finish(CUA_VERDICT_HARNESS_ERROR, "the checker kernel failed: rc %d, %s", rc,
+			       cudaGetErrorString(e));
 	}
-	for (int i = 0; i < t->n_outputs; i++)
-		ex[i] = TM.expect[i].t;
-	int rc = g_checker(in, t->n_inputs, ex, t->n_outputs, s);
-	cudaError_t e = cudaStreamSynchronize(s);
-	if (rc != 0 || e != cudaSuccess)
-		finish(CUA_VERDICT_HARNESS_ERROR, "the checker kernel failed: rc %d, %s", rc,
-		       cudaGetErrorString(e));
 	for (int i = 0; i < t->n_outputs; i++) {
 		poison(&b->out[i], true, s);
 		if (calib)
@@ -1367,7 +1377,7 @@ static void timing_calibrate(const struct job *job, cudaStream_t s)
 	for (int k = 0; k < WARM + N; k++) {
 		struct sample o;
 		uint64_t seed = cua_mix64(job->secret ^ 0xca11b7a7e0000000ull ^ (uint64_t)k) >> 11;
-		run_sample(&TM.sets[k % TM.n_sets], seed, true, s, &o);
+		run_sample(&TM.sets[k % TM.n_sets], seed, true, s, &o, k > 0);
 		if (!o.ok)
 			finish(CUA_VERDICT_HARNESS_ERROR, "calibration: the judge's own check "
 			       "failed on the right answer");
@@ -1392,8 +1402,8 @@ static void sample_failed(const struct sample *o, int n, struct cua_verdict_box 
 		finish(CUA_VERDICT_WRONG_OUTPUT,
 		       "timed call %d: output '%s' was not complete and right when the judge "
 		       "checked it after the kernel's answer: %llu wrong, %llu NaN, %llu still "
-		       "poison (compared with a trusted kernel's output within twice the "
-		       "tolerance)", n + 1, t->outputs[i].name, h->n_bad, h->n_nan,
+		       "poison (compared with a trusted kernel's output within three times "
+		       "the tolerance)", n + 1, t->outputs[i].name, h->n_bad, h->n_nan,
 		       h->n_unwritten);
 	}
 	(void)box;
