@@ -8,8 +8,8 @@
  * Build: nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Xcompiler -fPIC -shared
  *        -cudart shared -Iinclude -Itasks/common -o ref.so tasks/L2/042-convtranspose2d-globalavgpool-biasadd-logsumexp-sum-multiply/reference.cu
  * Napkin math (timed N=16 C=64 F=128 H=512 W=512): 618.5 GFLOP, 1074 MB moved by a fused kernel.
- * Tolerance atol 0.0001, rtol 1e-05: the output averages many conv outputs, so fp32 errors
- * average out while regenerating one input moves it by ~1e-3 relative: tight enough for the
+ * Tolerance atol 5e-05, rtol 1e-06: the output averages many conv outputs, so fp32 errors average
+ * out while regenerating one input moves it by ~1e-3 relative: tight enough for the
  * non-degeneracy checks, with margin over fp32 summation error (estimated; to be measured on the
  * H200). */
 #include "cuarena.h"
