@@ -283,25 +283,44 @@ static inline struct cua_pool2d_desc l2c_pool(int64_t N, int64_t F, int64_t H, i
 /* The conv output's shape, for chains that keep it. */
 #define L2C_SAME(g) {(g).N, (g).F, (g).OH, (g).OW}
 
+/* Every task's check() and epilogue() have these signatures (the parameter
+ * names are the chains' vocabulary: c the conv output, g its extents, in the
+ * inputs, y the output, from the first operator to run, sc scratch, s the
+ * stream). */
+#define L2C_CHECK                                                               \
+	static int check(const struct l2c_geom &g, const struct cua_tensor *in,     \
+	                 const struct cua_tensor *y, enum cua_dtype dt)
+#define L2C_EPILOGUE                                                            \
+	template <typename T>                                                       \
+	static int epilogue(T *c, const struct l2c_geom &g, const struct cua_tensor *in, T *y, \
+	                    int from, struct l2c_scratch &sc, cudaStream_t s)
+
+/* Defaults a task overrides: no leading ReLU to fuse; no parameter tensors to
+ * check and an output shaped like the conv output. */
+struct l2c_base {
+	static constexpr bool fuse_relu = false;
+	L2C_CHECK
+	{
+		return l2c_expect(y, dt, L2C_SAME(g));
+	}
+};
+
 /* ---- Conv2d tasks (k = 3, stride 1, padding 0) ---- */
 
 #define L2C_CONV3 {false, 3, 1, 0, 0, true}
 #define L2C_CONV3_NOBIAS {false, 3, 1, 0, 0, false}
 
 /* L2/001: relu, + bias[F,1,1]. in: x, w, b, bias. */
-struct l2c_t001 {
+struct l2c_t001 : l2c_base {
 	static constexpr int n_in = 4;
 	static constexpr struct l2c_conv conv = L2C_CONV3;
 	static constexpr bool fuse_relu = true;
-	static int check(const struct l2c_geom &g, const struct cua_tensor *in,
-	                 const struct cua_tensor *y, enum cua_dtype dt)
+	L2C_CHECK
 	{
 		CUA_CHECK(l2c_expect_chan(&in[3], g.F));
 		return l2c_expect(y, dt, L2C_SAME(g));
 	}
-	template <typename T>
-	static int epilogue(T *c, const struct l2c_geom &g, const struct cua_tensor *in, T *y,
-	                    int from, struct l2c_scratch &, cudaStream_t s)
+	L2C_EPILOGUE
 	{
 		if (from < 1)
 			l2c_map(L2C_NFP(g), cua_ep_relu(), c, c, s);
@@ -311,18 +330,10 @@ struct l2c_t001 {
 };
 
 /* L2/004: mish, mish. in: x, w, b. */
-struct l2c_t004 {
+struct l2c_t004 : l2c_base {
 	static constexpr int n_in = 3;
 	static constexpr struct l2c_conv conv = L2C_CONV3;
-	static constexpr bool fuse_relu = false;
-	static int check(const struct l2c_geom &g, const struct cua_tensor *,
-	                 const struct cua_tensor *y, enum cua_dtype dt)
-	{
-		return l2c_expect(y, dt, L2C_SAME(g));
-	}
-	template <typename T>
-	static int epilogue(T *c, const struct l2c_geom &g, const struct cua_tensor *, T *y, int,
-	                    struct l2c_scratch &, cudaStream_t s)
+	L2C_EPILOGUE
 	{
 		l2c_map(L2C_NFP(g), cua_ep_mish(), c, c, s);
 		l2c_map(L2C_NFP(g), cua_ep_mish(), c, y, s);
@@ -331,18 +342,10 @@ struct l2c_t004 {
 };
 
 /* L2/017: instance norm (no affine, eps 1e-5), / 2. No conv bias. in: x, w. */
-struct l2c_t017 {
+struct l2c_t017 : l2c_base {
 	static constexpr int n_in = 2;
 	static constexpr struct l2c_conv conv = L2C_CONV3_NOBIAS;
-	static constexpr bool fuse_relu = false;
-	static int check(const struct l2c_geom &g, const struct cua_tensor *,
-	                 const struct cua_tensor *y, enum cua_dtype dt)
-	{
-		return l2c_expect(y, dt, L2C_SAME(g));
-	}
-	template <typename T>
-	static int epilogue(T *c, const struct l2c_geom &g, const struct cua_tensor *, T *y, int,
-	                    struct l2c_scratch &, cudaStream_t s)
+	L2C_EPILOGUE
 	{
 		cua_ep_groupnorm<T>(c, NULL, NULL, c, g.N, g.F, L2C_PLANE(g), g.F, 1e-5, s);
 		l2c_map(L2C_NFP(g), cua_ep_div_s{2.0}, c, y, s);
@@ -352,13 +355,11 @@ struct l2c_t017 {
 
 /* L2/021: + bias, · scale, sigmoid, group norm (8 groups, eps 1e-5, affine).
  * in: x, w, b, bias, scale, gn_weight, gn_bias. */
-struct l2c_t021 {
+struct l2c_t021 : l2c_base {
 	static constexpr int n_in = 7;
 	static constexpr struct l2c_conv conv = L2C_CONV3;
-	static constexpr bool fuse_relu = false;
 	static constexpr int groups = 8;
-	static int check(const struct l2c_geom &g, const struct cua_tensor *in,
-	                 const struct cua_tensor *y, enum cua_dtype dt)
+	L2C_CHECK
 	{
 		if (g.F % groups != 0)
 			return CUA_CHECK_E_SHAPE;
@@ -368,9 +369,7 @@ struct l2c_t021 {
 		CUA_CHECK(l2c_expect(&in[6], CUA_F32, {g.F}));
 		return l2c_expect(y, dt, L2C_SAME(g));
 	}
-	template <typename T>
-	static int epilogue(T *c, const struct l2c_geom &g, const struct cua_tensor *in, T *y, int,
-	                    struct l2c_scratch &, cudaStream_t s)
+	L2C_EPILOGUE
 	{
 		l2c_chan(g, L2C_PLANE(g), cua_ep_add(), c, L2C_P(3), c, s);
 		l2c_chan(g, L2C_PLANE(g), cua_ep_mul(), c, L2C_P(4), c, s);
@@ -381,18 +380,14 @@ struct l2c_t021 {
 };
 
 /* L2/025: min over channels (keepdim), tanh, tanh. in: x, w, b. */
-struct l2c_t025 {
+struct l2c_t025 : l2c_base {
 	static constexpr int n_in = 3;
 	static constexpr struct l2c_conv conv = L2C_CONV3;
-	static constexpr bool fuse_relu = false;
-	static int check(const struct l2c_geom &g, const struct cua_tensor *,
-	                 const struct cua_tensor *y, enum cua_dtype dt)
+	L2C_CHECK
 	{
 		return l2c_expect(y, dt, {g.N, 1, g.OH, g.OW});
 	}
-	template <typename T>
-	static int epilogue(T *c, const struct l2c_geom &g, const struct cua_tensor *, T *y, int,
-	                    struct l2c_scratch &, cudaStream_t s)
+	L2C_EPILOGUE
 	{
 		const int64_t P = L2C_PLANE(g);
 		cua_ep_reduce<T>(CUA_EP_MIN, c, y, g.N, g.F, P, s);
@@ -403,19 +398,15 @@ struct l2c_t025 {
 };
 
 /* L2/031: min(x, 0.5), + bias, · 2. in: x, w, b, bias. */
-struct l2c_t031 {
+struct l2c_t031 : l2c_base {
 	static constexpr int n_in = 4;
 	static constexpr struct l2c_conv conv = L2C_CONV3;
-	static constexpr bool fuse_relu = false;
-	static int check(const struct l2c_geom &g, const struct cua_tensor *in,
-	                 const struct cua_tensor *y, enum cua_dtype dt)
+	L2C_CHECK
 	{
 		CUA_CHECK(l2c_expect_chan(&in[3], g.F));
 		return l2c_expect(y, dt, L2C_SAME(g));
 	}
-	template <typename T>
-	static int epilogue(T *c, const struct l2c_geom &g, const struct cua_tensor *in, T *y, int,
-	                    struct l2c_scratch &, cudaStream_t s)
+	L2C_EPILOGUE
 	{
 		l2c_map(L2C_NFP(g), cua_ep_clamp{-INFINITY, 0.5}, c, c, s);
 		l2c_chan(g, L2C_PLANE(g), cua_ep_add(), c, L2C_P(3), c, s);
@@ -425,18 +416,14 @@ struct l2c_t031 {
 };
 
 /* L2/032: · 2, min over channels (keepdim). in: x, w, b. */
-struct l2c_t032 {
+struct l2c_t032 : l2c_base {
 	static constexpr int n_in = 3;
 	static constexpr struct l2c_conv conv = L2C_CONV3;
-	static constexpr bool fuse_relu = false;
-	static int check(const struct l2c_geom &g, const struct cua_tensor *,
-	                 const struct cua_tensor *y, enum cua_dtype dt)
+	L2C_CHECK
 	{
 		return l2c_expect(y, dt, {g.N, 1, g.OH, g.OW});
 	}
-	template <typename T>
-	static int epilogue(T *c, const struct l2c_geom &g, const struct cua_tensor *, T *y, int,
-	                    struct l2c_scratch &, cudaStream_t s)
+	L2C_EPILOGUE
 	{
 		l2c_map(L2C_NFP(g), cua_ep_mul_s{2.0}, c, c, s);
 		cua_ep_reduce<T>(CUA_EP_MIN, c, y, g.N, g.F, L2C_PLANE(g), s);
@@ -445,20 +432,16 @@ struct l2c_t032 {
 };
 
 /* L2/035: − 0.5, hardswish, max pool 2, mish. in: x, w, b. */
-struct l2c_t035 {
+struct l2c_t035 : l2c_base {
 	static constexpr int n_in = 3;
 	static constexpr struct l2c_conv conv = L2C_CONV3;
-	static constexpr bool fuse_relu = false;
-	static int check(const struct l2c_geom &g, const struct cua_tensor *,
-	                 const struct cua_tensor *y, enum cua_dtype dt)
+	L2C_CHECK
 	{
 		const struct cua_pool2d_desc p = l2c_pool(g.N, g.F, g.OH, g.OW, 2);
 		CUA_CHECK(cua_pool2d_validate(p));
 		return l2c_expect(y, dt, {g.N, g.F, p.OH, p.OW});
 	}
-	template <typename T>
-	static int epilogue(T *c, const struct l2c_geom &g, const struct cua_tensor *, T *y, int,
-	                    struct l2c_scratch &, cudaStream_t s)
+	L2C_EPILOGUE
 	{
 		const struct cua_pool2d_desc p = l2c_pool(g.N, g.F, g.OH, g.OW, 2);
 		l2c_map(L2C_NFP(g), cua_ep_sub_s{0.5}, c, c, s);
@@ -470,20 +453,16 @@ struct l2c_t035 {
 };
 
 /* L2/046: − 0.5, tanh, − 0.2, avg pool 2. in: x, w, b. */
-struct l2c_t046 {
+struct l2c_t046 : l2c_base {
 	static constexpr int n_in = 3;
 	static constexpr struct l2c_conv conv = L2C_CONV3;
-	static constexpr bool fuse_relu = false;
-	static int check(const struct l2c_geom &g, const struct cua_tensor *,
-	                 const struct cua_tensor *y, enum cua_dtype dt)
+	L2C_CHECK
 	{
 		const struct cua_pool2d_desc p = l2c_pool(g.N, g.F, g.OH, g.OW, 2);
 		CUA_CHECK(cua_pool2d_validate(p));
 		return l2c_expect(y, dt, {g.N, g.F, p.OH, p.OW});
 	}
-	template <typename T>
-	static int epilogue(T *c, const struct l2c_geom &g, const struct cua_tensor *, T *y, int,
-	                    struct l2c_scratch &, cudaStream_t s)
+	L2C_EPILOGUE
 	{
 		l2c_map(L2C_NFP(g), cua_ep_sub_s{0.5}, c, c, s);
 		l2c_map(L2C_NFP(g), cua_ep_tanh(), c, c, s);
@@ -495,20 +474,16 @@ struct l2c_t046 {
 
 /* L2/052: tanh(softplus(x)) · x, batch norm (batch statistics, eps 1e-5).
  * in: x, w, b, bn_weight, bn_bias. */
-struct l2c_t052 {
+struct l2c_t052 : l2c_base {
 	static constexpr int n_in = 5;
 	static constexpr struct l2c_conv conv = L2C_CONV3;
-	static constexpr bool fuse_relu = false;
-	static int check(const struct l2c_geom &g, const struct cua_tensor *in,
-	                 const struct cua_tensor *y, enum cua_dtype dt)
+	L2C_CHECK
 	{
 		CUA_CHECK(l2c_expect(&in[3], CUA_F32, {g.F}));
 		CUA_CHECK(l2c_expect(&in[4], CUA_F32, {g.F}));
 		return l2c_expect(y, dt, L2C_SAME(g));
 	}
-	template <typename T>
-	static int epilogue(T *c, const struct l2c_geom &g, const struct cua_tensor *in, T *y, int,
-	                    struct l2c_scratch &sc, cudaStream_t s)
+	L2C_EPILOGUE
 	{
 		const int64_t n = L2C_NFP(g);
 		T *t = sc.get<T>(n);
@@ -523,19 +498,15 @@ struct l2c_t052 {
 };
 
 /* L2/054: · multiplier[F,1,1], leaky ReLU 0.01, GELU (erf). in: x, w, b, multiplier. */
-struct l2c_t054 {
+struct l2c_t054 : l2c_base {
 	static constexpr int n_in = 4;
 	static constexpr struct l2c_conv conv = L2C_CONV3;
-	static constexpr bool fuse_relu = false;
-	static int check(const struct l2c_geom &g, const struct cua_tensor *in,
-	                 const struct cua_tensor *y, enum cua_dtype dt)
+	L2C_CHECK
 	{
 		CUA_CHECK(l2c_expect_chan(&in[3], g.F));
 		return l2c_expect(y, dt, L2C_SAME(g));
 	}
-	template <typename T>
-	static int epilogue(T *c, const struct l2c_geom &g, const struct cua_tensor *in, T *y, int,
-	                    struct l2c_scratch &, cudaStream_t s)
+	L2C_EPILOGUE
 	{
 		l2c_chan(g, L2C_PLANE(g), cua_ep_mul(), c, L2C_P(3), c, s);
 		l2c_map(L2C_NFP(g), cua_ep_leaky_relu{0.01}, c, c, s);
@@ -546,18 +517,11 @@ struct l2c_t054 {
 
 /* L2/057: relu, then x · clamp((x + 3) / 6, 0, 1) as written (four kernels).
  * in: x, w, b. */
-struct l2c_t057 {
+struct l2c_t057 : l2c_base {
 	static constexpr int n_in = 3;
 	static constexpr struct l2c_conv conv = L2C_CONV3;
 	static constexpr bool fuse_relu = true;
-	static int check(const struct l2c_geom &g, const struct cua_tensor *,
-	                 const struct cua_tensor *y, enum cua_dtype dt)
-	{
-		return l2c_expect(y, dt, L2C_SAME(g));
-	}
-	template <typename T>
-	static int epilogue(T *c, const struct l2c_geom &g, const struct cua_tensor *, T *y,
-	                    int from, struct l2c_scratch &, cudaStream_t s)
+	L2C_EPILOGUE
 	{
 		const int64_t n = L2C_NFP(g);
 		if (from < 1)
@@ -571,19 +535,15 @@ struct l2c_t057 {
 };
 
 /* L2/065: avg pool 4, sigmoid, sum over (C, H, W). in: x, w, b. Output [N]. */
-struct l2c_t065 {
+struct l2c_t065 : l2c_base {
 	static constexpr int n_in = 3;
 	static constexpr struct l2c_conv conv = L2C_CONV3;
-	static constexpr bool fuse_relu = false;
-	static int check(const struct l2c_geom &g, const struct cua_tensor *,
-	                 const struct cua_tensor *y, enum cua_dtype dt)
+	L2C_CHECK
 	{
 		CUA_CHECK(cua_pool2d_validate(l2c_pool(g.N, g.F, g.OH, g.OW, 4)));
 		return l2c_expect(y, dt, {g.N});
 	}
-	template <typename T>
-	static int epilogue(T *c, const struct l2c_geom &g, const struct cua_tensor *, T *y, int,
-	                    struct l2c_scratch &sc, cudaStream_t s)
+	L2C_EPILOGUE
 	{
 		const struct cua_pool2d_desc p = l2c_pool(g.N, g.F, g.OH, g.OW, 4);
 		const int64_t per_n = g.F * p.OH * p.OW;
@@ -598,18 +558,14 @@ struct l2c_t065 {
 };
 
 /* L2/067: GELU (erf), global average pool. in: x, w, b. Output [N, F]. */
-struct l2c_t067 {
+struct l2c_t067 : l2c_base {
 	static constexpr int n_in = 3;
 	static constexpr struct l2c_conv conv = L2C_CONV3;
-	static constexpr bool fuse_relu = false;
-	static int check(const struct l2c_geom &g, const struct cua_tensor *,
-	                 const struct cua_tensor *y, enum cua_dtype dt)
+	L2C_CHECK
 	{
 		return l2c_expect(y, dt, {g.N, g.F});
 	}
-	template <typename T>
-	static int epilogue(T *c, const struct l2c_geom &g, const struct cua_tensor *, T *y, int,
-	                    struct l2c_scratch &, cudaStream_t s)
+	L2C_EPILOGUE
 	{
 		l2c_map(L2C_NFP(g), cua_ep_gelu_erf(), c, c, s);
 		cua_ep_reduce<T>(CUA_EP_MEAN, c, y, g.N * g.F, L2C_PLANE(g), 1, s);
@@ -618,18 +574,10 @@ struct l2c_t067 {
 };
 
 /* L2/069: hardswish, relu. in: x, w, b. */
-struct l2c_t069 {
+struct l2c_t069 : l2c_base {
 	static constexpr int n_in = 3;
 	static constexpr struct l2c_conv conv = L2C_CONV3;
-	static constexpr bool fuse_relu = false;
-	static int check(const struct l2c_geom &g, const struct cua_tensor *,
-	                 const struct cua_tensor *y, enum cua_dtype dt)
-	{
-		return l2c_expect(y, dt, L2C_SAME(g));
-	}
-	template <typename T>
-	static int epilogue(T *c, const struct l2c_geom &g, const struct cua_tensor *, T *y, int,
-	                    struct l2c_scratch &, cudaStream_t s)
+	L2C_EPILOGUE
 	{
 		l2c_map(L2C_NFP(g), cua_ep_hardswish(), c, c, s);
 		l2c_map(L2C_NFP(g), cua_ep_relu(), c, y, s);
@@ -638,18 +586,10 @@ struct l2c_t069 {
 };
 
 /* L2/071: / 2, leaky ReLU 0.01. in: x, w, b. */
-struct l2c_t071 {
+struct l2c_t071 : l2c_base {
 	static constexpr int n_in = 3;
 	static constexpr struct l2c_conv conv = L2C_CONV3;
-	static constexpr bool fuse_relu = false;
-	static int check(const struct l2c_geom &g, const struct cua_tensor *,
-	                 const struct cua_tensor *y, enum cua_dtype dt)
-	{
-		return l2c_expect(y, dt, L2C_SAME(g));
-	}
-	template <typename T>
-	static int epilogue(T *c, const struct l2c_geom &g, const struct cua_tensor *, T *y, int,
-	                    struct l2c_scratch &, cudaStream_t s)
+	L2C_EPILOGUE
 	{
 		l2c_map(L2C_NFP(g), cua_ep_div_s{2.0}, c, c, s);
 		l2c_map(L2C_NFP(g), cua_ep_leaky_relu{0.01}, c, y, s);
@@ -659,20 +599,16 @@ struct l2c_t071 {
 
 /* L2/073: batch norm (batch statistics, eps 1e-5), · 2. No conv bias.
  * in: x, w, bn_weight, bn_bias. */
-struct l2c_t073 {
+struct l2c_t073 : l2c_base {
 	static constexpr int n_in = 4;
 	static constexpr struct l2c_conv conv = L2C_CONV3_NOBIAS;
-	static constexpr bool fuse_relu = false;
-	static int check(const struct l2c_geom &g, const struct cua_tensor *in,
-	                 const struct cua_tensor *y, enum cua_dtype dt)
+	L2C_CHECK
 	{
 		CUA_CHECK(l2c_expect(&in[2], CUA_F32, {g.F}));
 		CUA_CHECK(l2c_expect(&in[3], CUA_F32, {g.F}));
 		return l2c_expect(y, dt, L2C_SAME(g));
 	}
-	template <typename T>
-	static int epilogue(T *c, const struct l2c_geom &g, const struct cua_tensor *in, T *y, int,
-	                    struct l2c_scratch &, cudaStream_t s)
+	L2C_EPILOGUE
 	{
 		cua_ep_batchnorm_train<T>(c, L2C_P(2), L2C_P(3), c, g.N, g.F, L2C_PLANE(g), 1e-5, s);
 		l2c_map(L2C_NFP(g), cua_ep_mul_s{2.0}, c, y, s);
@@ -681,21 +617,17 @@ struct l2c_t073 {
 };
 
 /* L2/082: tanh, · 2, + bias, max pool 4. in: x, w, b, bias. */
-struct l2c_t082 {
+struct l2c_t082 : l2c_base {
 	static constexpr int n_in = 4;
 	static constexpr struct l2c_conv conv = L2C_CONV3;
-	static constexpr bool fuse_relu = false;
-	static int check(const struct l2c_geom &g, const struct cua_tensor *in,
-	                 const struct cua_tensor *y, enum cua_dtype dt)
+	L2C_CHECK
 	{
 		const struct cua_pool2d_desc p = l2c_pool(g.N, g.F, g.OH, g.OW, 4);
 		CUA_CHECK(cua_pool2d_validate(p));
 		CUA_CHECK(l2c_expect_chan(&in[3], g.F));
 		return l2c_expect(y, dt, {g.N, g.F, p.OH, p.OW});
 	}
-	template <typename T>
-	static int epilogue(T *c, const struct l2c_geom &g, const struct cua_tensor *in, T *y, int,
-	                    struct l2c_scratch &, cudaStream_t s)
+	L2C_EPILOGUE
 	{
 		l2c_map(L2C_NFP(g), cua_ep_tanh(), c, c, s);
 		l2c_map(L2C_NFP(g), cua_ep_mul_s{2.0}, c, c, s);
@@ -707,13 +639,11 @@ struct l2c_t082 {
 
 /* L2/085: group norm (16 groups, eps 1e-5, affine), · scale[F,1,1], max pool 4,
  * clamp(0, 1). in: x, w, b, gn_weight, gn_bias, scale. */
-struct l2c_t085 {
+struct l2c_t085 : l2c_base {
 	static constexpr int n_in = 6;
 	static constexpr struct l2c_conv conv = L2C_CONV3;
-	static constexpr bool fuse_relu = false;
 	static constexpr int groups = 16;
-	static int check(const struct l2c_geom &g, const struct cua_tensor *in,
-	                 const struct cua_tensor *y, enum cua_dtype dt)
+	L2C_CHECK
 	{
 		const struct cua_pool2d_desc p = l2c_pool(g.N, g.F, g.OH, g.OW, 4);
 		CUA_CHECK(cua_pool2d_validate(p));
@@ -724,9 +654,7 @@ struct l2c_t085 {
 		CUA_CHECK(l2c_expect_chan(&in[5], g.F));
 		return l2c_expect(y, dt, {g.N, g.F, p.OH, p.OW});
 	}
-	template <typename T>
-	static int epilogue(T *c, const struct l2c_geom &g, const struct cua_tensor *in, T *y, int,
-	                    struct l2c_scratch &, cudaStream_t s)
+	L2C_EPILOGUE
 	{
 		const struct cua_pool2d_desc p = l2c_pool(g.N, g.F, g.OH, g.OW, 4);
 		cua_ep_groupnorm<T>(c, L2C_P(3), L2C_P(4), c, g.N, g.F, L2C_PLANE(g), groups, 1e-5, s);
@@ -738,18 +666,10 @@ struct l2c_t085 {
 };
 
 /* L2/087: − 0.5, − 0.2, mish. in: x, w, b. */
-struct l2c_t087 {
+struct l2c_t087 : l2c_base {
 	static constexpr int n_in = 3;
 	static constexpr struct l2c_conv conv = L2C_CONV3;
-	static constexpr bool fuse_relu = false;
-	static int check(const struct l2c_geom &g, const struct cua_tensor *,
-	                 const struct cua_tensor *y, enum cua_dtype dt)
-	{
-		return l2c_expect(y, dt, L2C_SAME(g));
-	}
-	template <typename T>
-	static int epilogue(T *c, const struct l2c_geom &g, const struct cua_tensor *, T *y, int,
-	                    struct l2c_scratch &, cudaStream_t s)
+	L2C_EPILOGUE
 	{
 		l2c_map(L2C_NFP(g), cua_ep_sub_s{0.5}, c, c, s);
 		l2c_map(L2C_NFP(g), cua_ep_sub_s{0.2}, c, c, s);
@@ -761,13 +681,11 @@ struct l2c_t087 {
 /* L2/092: group norm (16 groups, eps 1e-5, affine), tanh, hardswish, + conv
  * output (residual), logsumexp over channels (keepdim). in: x, w, b, gn_weight,
  * gn_bias. Output [N, 1, OH, OW]. */
-struct l2c_t092 {
+struct l2c_t092 : l2c_base {
 	static constexpr int n_in = 5;
 	static constexpr struct l2c_conv conv = L2C_CONV3;
-	static constexpr bool fuse_relu = false;
 	static constexpr int groups = 16;
-	static int check(const struct l2c_geom &g, const struct cua_tensor *in,
-	                 const struct cua_tensor *y, enum cua_dtype dt)
+	L2C_CHECK
 	{
 		if (g.F % groups != 0)
 			return CUA_CHECK_E_SHAPE;
@@ -775,9 +693,7 @@ struct l2c_t092 {
 		CUA_CHECK(l2c_expect(&in[4], CUA_F32, {g.F}));
 		return l2c_expect(y, dt, {g.N, 1, g.OH, g.OW});
 	}
-	template <typename T>
-	static int epilogue(T *c, const struct l2c_geom &g, const struct cua_tensor *in, T *y, int,
-	                    struct l2c_scratch &sc, cudaStream_t s)
+	L2C_EPILOGUE
 	{
 		const int64_t n = L2C_NFP(g), P = L2C_PLANE(g);
 		T *t = sc.get<T>(n);
@@ -796,19 +712,15 @@ struct l2c_t092 {
 
 /* L2/002: k3 s2 p1 op1; + bias, clamp(0, 1), · 2, clamp(0, 1), / 2.
  * in: x, w, b, bias. */
-struct l2c_t002 {
+struct l2c_t002 : l2c_base {
 	static constexpr int n_in = 4;
 	static constexpr struct l2c_conv conv = {true, 3, 2, 1, 1, true};
-	static constexpr bool fuse_relu = false;
-	static int check(const struct l2c_geom &g, const struct cua_tensor *in,
-	                 const struct cua_tensor *y, enum cua_dtype dt)
+	L2C_CHECK
 	{
 		CUA_CHECK(l2c_expect_chan(&in[3], g.F));
 		return l2c_expect(y, dt, L2C_SAME(g));
 	}
-	template <typename T>
-	static int epilogue(T *c, const struct l2c_geom &g, const struct cua_tensor *in, T *y, int,
-	                    struct l2c_scratch &, cudaStream_t s)
+	L2C_EPILOGUE
 	{
 		const int64_t n = L2C_NFP(g);
 		l2c_chan(g, L2C_PLANE(g), cua_ep_add(), c, L2C_P(3), c, s);
@@ -821,19 +733,15 @@ struct l2c_t002 {
 };
 
 /* L2/005: k4 s2 p1 op1; − bias, tanh. in: x, w, b, bias. */
-struct l2c_t005 {
+struct l2c_t005 : l2c_base {
 	static constexpr int n_in = 4;
 	static constexpr struct l2c_conv conv = {true, 4, 2, 1, 1, true};
-	static constexpr bool fuse_relu = false;
-	static int check(const struct l2c_geom &g, const struct cua_tensor *in,
-	                 const struct cua_tensor *y, enum cua_dtype dt)
+	L2C_CHECK
 	{
 		CUA_CHECK(l2c_expect_chan(&in[3], g.F));
 		return l2c_expect(y, dt, L2C_SAME(g));
 	}
-	template <typename T>
-	static int epilogue(T *c, const struct l2c_geom &g, const struct cua_tensor *in, T *y, int,
-	                    struct l2c_scratch &, cudaStream_t s)
+	L2C_EPILOGUE
 	{
 		l2c_chan(g, L2C_PLANE(g), cua_ep_sub(), c, L2C_P(3), c, s);
 		l2c_map(L2C_NFP(g), cua_ep_tanh(), c, y, s);
@@ -843,19 +751,15 @@ struct l2c_t005 {
 
 /* L2/010: k3 s1 p1; max pool 2 (stride 2), hardtanh(−1, 1), mean over (H, W)
  * keepdim, tanh. in: x, w, b. Output [N, F, 1, 1]. */
-struct l2c_t010 {
+struct l2c_t010 : l2c_base {
 	static constexpr int n_in = 3;
 	static constexpr struct l2c_conv conv = {true, 3, 1, 1, 0, true};
-	static constexpr bool fuse_relu = false;
-	static int check(const struct l2c_geom &g, const struct cua_tensor *,
-	                 const struct cua_tensor *y, enum cua_dtype dt)
+	L2C_CHECK
 	{
 		CUA_CHECK(cua_pool2d_validate(l2c_pool(g.N, g.F, g.OH, g.OW, 2)));
 		return l2c_expect(y, dt, {g.N, g.F, 1, 1});
 	}
-	template <typename T>
-	static int epilogue(T *c, const struct l2c_geom &g, const struct cua_tensor *, T *y, int,
-	                    struct l2c_scratch &sc, cudaStream_t s)
+	L2C_EPILOGUE
 	{
 		const struct cua_pool2d_desc p = l2c_pool(g.N, g.F, g.OH, g.OW, 2);
 		const int64_t n = g.N * g.F * p.OH * p.OW;
@@ -873,13 +777,11 @@ struct l2c_t010 {
 /* L2/011: k5 s1 p1, no conv bias; batch norm (batch statistics, eps 1e-5),
  * tanh, max pool 2, group norm (8 groups, eps 1e-5, affine).
  * in: x, w, bn_weight, bn_bias, gn_weight, gn_bias. */
-struct l2c_t011 {
+struct l2c_t011 : l2c_base {
 	static constexpr int n_in = 6;
 	static constexpr struct l2c_conv conv = {true, 5, 1, 1, 0, false};
-	static constexpr bool fuse_relu = false;
 	static constexpr int groups = 8;
-	static int check(const struct l2c_geom &g, const struct cua_tensor *in,
-	                 const struct cua_tensor *y, enum cua_dtype dt)
+	L2C_CHECK
 	{
 		const struct cua_pool2d_desc p = l2c_pool(g.N, g.F, g.OH, g.OW, 2);
 		CUA_CHECK(cua_pool2d_validate(p));
@@ -889,9 +791,7 @@ struct l2c_t011 {
 			CUA_CHECK(l2c_expect(&in[i], CUA_F32, {g.F}));
 		return l2c_expect(y, dt, {g.N, g.F, p.OH, p.OW});
 	}
-	template <typename T>
-	static int epilogue(T *c, const struct l2c_geom &g, const struct cua_tensor *in, T *y, int,
-	                    struct l2c_scratch &sc, cudaStream_t s)
+	L2C_EPILOGUE
 	{
 		const struct cua_pool2d_desc p = l2c_pool(g.N, g.F, g.OH, g.OW, 2);
 		T *t = sc.get<T>(g.N * g.F * p.OH * p.OW);
@@ -906,18 +806,10 @@ struct l2c_t011 {
 };
 
 /* L2/016: k3 s2 p1 op1; mish, + 0.5, hardtanh(−1, 1), · 2. in: x, w, b. */
-struct l2c_t016 {
+struct l2c_t016 : l2c_base {
 	static constexpr int n_in = 3;
 	static constexpr struct l2c_conv conv = {true, 3, 2, 1, 1, true};
-	static constexpr bool fuse_relu = false;
-	static int check(const struct l2c_geom &g, const struct cua_tensor *,
-	                 const struct cua_tensor *y, enum cua_dtype dt)
-	{
-		return l2c_expect(y, dt, L2C_SAME(g));
-	}
-	template <typename T>
-	static int epilogue(T *c, const struct l2c_geom &g, const struct cua_tensor *, T *y, int,
-	                    struct l2c_scratch &, cudaStream_t s)
+	L2C_EPILOGUE
 	{
 		const int64_t n = L2C_NFP(g);
 		l2c_map(n, cua_ep_mish(), c, c, s);
@@ -930,13 +822,11 @@ struct l2c_t016 {
 
 /* L2/019: k3 s1 p0; GELU (erf), group norm (8 groups, eps 1e-5, affine).
  * in: x, w, b, gn_weight, gn_bias. */
-struct l2c_t019 {
+struct l2c_t019 : l2c_base {
 	static constexpr int n_in = 5;
 	static constexpr struct l2c_conv conv = {true, 3, 1, 0, 0, true};
-	static constexpr bool fuse_relu = false;
 	static constexpr int groups = 8;
-	static int check(const struct l2c_geom &g, const struct cua_tensor *in,
-	                 const struct cua_tensor *y, enum cua_dtype dt)
+	L2C_CHECK
 	{
 		if (g.F % groups != 0)
 			return CUA_CHECK_E_SHAPE;
@@ -944,9 +834,7 @@ struct l2c_t019 {
 		CUA_CHECK(l2c_expect(&in[4], CUA_F32, {g.F}));
 		return l2c_expect(y, dt, L2C_SAME(g));
 	}
-	template <typename T>
-	static int epilogue(T *c, const struct l2c_geom &g, const struct cua_tensor *in, T *y, int,
-	                    struct l2c_scratch &, cudaStream_t s)
+	L2C_EPILOGUE
 	{
 		l2c_map(L2C_NFP(g), cua_ep_gelu_erf(), c, c, s);
 		cua_ep_groupnorm<T>(c, L2C_P(3), L2C_P(4), y, g.N, g.F, L2C_PLANE(g), groups, 1e-5, s);
@@ -958,19 +846,15 @@ struct l2c_t019 {
  * KernelBench sums, which makes the GELU's input ≈ −77 and the output the bias
  * alone: see DEPARTURES-conv2d.md), GELU (erf), + bias[1,1,1].
  * in: x, w, b, bias. Output [N, 1, 1, OW]. */
-struct l2c_t036 {
+struct l2c_t036 : l2c_base {
 	static constexpr int n_in = 4;
 	static constexpr struct l2c_conv conv = {true, 3, 2, 1, 1, true};
-	static constexpr bool fuse_relu = false;
-	static int check(const struct l2c_geom &g, const struct cua_tensor *in,
-	                 const struct cua_tensor *y, enum cua_dtype dt)
+	L2C_CHECK
 	{
 		CUA_CHECK(l2c_expect(&in[3], CUA_F32, {1, 1, 1}));
 		return l2c_expect(y, dt, {g.N, 1, 1, g.OW});
 	}
-	template <typename T>
-	static int epilogue(T *c, const struct l2c_geom &g, const struct cua_tensor *in, T *y, int,
-	                    struct l2c_scratch &sc, cudaStream_t s)
+	L2C_EPILOGUE
 	{
 		const int64_t P = L2C_PLANE(g);
 		T *t = sc.get<T>(g.N * P);
@@ -987,19 +871,15 @@ struct l2c_t036 {
 /* L2/042: k3 s1 p0; mean over (H, W) keepdim, + bias[F,1,1], logsumexp over
  * channels (keepdim), sum over (H, W) (of 1×1), · 10. in: x, w, b, bias.
  * Output [N, 1]. */
-struct l2c_t042 {
+struct l2c_t042 : l2c_base {
 	static constexpr int n_in = 4;
 	static constexpr struct l2c_conv conv = {true, 3, 1, 0, 0, true};
-	static constexpr bool fuse_relu = false;
-	static int check(const struct l2c_geom &g, const struct cua_tensor *in,
-	                 const struct cua_tensor *y, enum cua_dtype dt)
+	L2C_CHECK
 	{
 		CUA_CHECK(l2c_expect_chan(&in[3], g.F));
 		return l2c_expect(y, dt, {g.N, 1});
 	}
-	template <typename T>
-	static int epilogue(T *c, const struct l2c_geom &g, const struct cua_tensor *in, T *y, int,
-	                    struct l2c_scratch &sc, cudaStream_t s)
+	L2C_EPILOGUE
 	{
 		T *m = sc.get<T>(g.N * g.F), *l = sc.get<T>(g.N);
 		if (m == NULL || l == NULL)
@@ -1015,18 +895,14 @@ struct l2c_t042 {
 
 /* L2/044: k3 s2 p1 op1; · 0.5, mean over (H, W) keepdim, mean over (H, W) again
  * (of 1×1). in: x, w, b. Output [N, F, 1, 1]. */
-struct l2c_t044 {
+struct l2c_t044 : l2c_base {
 	static constexpr int n_in = 3;
 	static constexpr struct l2c_conv conv = {true, 3, 2, 1, 1, true};
-	static constexpr bool fuse_relu = false;
-	static int check(const struct l2c_geom &g, const struct cua_tensor *,
-	                 const struct cua_tensor *y, enum cua_dtype dt)
+	L2C_CHECK
 	{
 		return l2c_expect(y, dt, {g.N, g.F, 1, 1});
 	}
-	template <typename T>
-	static int epilogue(T *c, const struct l2c_geom &g, const struct cua_tensor *, T *y, int,
-	                    struct l2c_scratch &sc, cudaStream_t s)
+	L2C_EPILOGUE
 	{
 		T *m = sc.get<T>(g.N * g.F);
 		if (m == NULL)
@@ -1040,19 +916,15 @@ struct l2c_t044 {
 
 /* L2/091: k4 s2 p1 op1; softmax over channels, + bias[F,1,1], · 2, sigmoid.
  * in: x, w, b, bias. */
-struct l2c_t091 {
+struct l2c_t091 : l2c_base {
 	static constexpr int n_in = 4;
 	static constexpr struct l2c_conv conv = {true, 4, 2, 1, 1, true};
-	static constexpr bool fuse_relu = false;
-	static int check(const struct l2c_geom &g, const struct cua_tensor *in,
-	                 const struct cua_tensor *y, enum cua_dtype dt)
+	L2C_CHECK
 	{
 		CUA_CHECK(l2c_expect_chan(&in[3], g.F));
 		return l2c_expect(y, dt, L2C_SAME(g));
 	}
-	template <typename T>
-	static int epilogue(T *c, const struct l2c_geom &g, const struct cua_tensor *in, T *y, int,
-	                    struct l2c_scratch &, cudaStream_t s)
+	L2C_EPILOGUE
 	{
 		const int64_t n = L2C_NFP(g), P = L2C_PLANE(g);
 		cua_ep_softmax<T>(c, y, g.N, g.F, P, s);
@@ -1064,18 +936,10 @@ struct l2c_t091 {
 };
 
 /* L2/093: k4 s2 p0; + 0.5, min(x, 0), GELU (erf), · 2. in: x, w, b. */
-struct l2c_t093 {
+struct l2c_t093 : l2c_base {
 	static constexpr int n_in = 3;
 	static constexpr struct l2c_conv conv = {true, 4, 2, 0, 0, true};
-	static constexpr bool fuse_relu = false;
-	static int check(const struct l2c_geom &g, const struct cua_tensor *,
-	                 const struct cua_tensor *y, enum cua_dtype dt)
-	{
-		return l2c_expect(y, dt, L2C_SAME(g));
-	}
-	template <typename T>
-	static int epilogue(T *c, const struct l2c_geom &g, const struct cua_tensor *, T *y, int,
-	                    struct l2c_scratch &, cudaStream_t s)
+	L2C_EPILOGUE
 	{
 		const int64_t n = L2C_NFP(g);
 		l2c_map(n, cua_ep_add_s{0.5}, c, c, s);
