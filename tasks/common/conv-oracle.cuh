@@ -53,8 +53,8 @@ static inline int64_t cua_conv_oracle_out(const struct cua_conv_oracle_desc &d, 
 	return span < 0 ? 0 : span / s + 1;
 }
 
-/* Checks d: positive extents, consistent groups, and the 32-bit index ranges
- * the kernel uses inside one image and one filter bank. */
+/* Checks d: positive extents, consistent groups, the 32-bit index ranges the
+ * kernel uses inside one image and one filter bank, and the grid limits. */
 static inline int cua_conv_oracle_validate(const struct cua_conv_oracle_desc &d)
 {
 	if (d.SH < 1 || d.SW < 1 || d.PH < 0 || d.PW < 0 || d.DH < 1 || d.DW < 1 || d.G < 1 ||
@@ -64,7 +64,8 @@ static inline int cua_conv_oracle_validate(const struct cua_conv_oracle_desc &d)
 		return CUA_CHECK_E_SHAPE;
 	const int64_t K = d.C / d.G * d.KH * d.KW;
 	if (d.C * d.H * d.W > INT_MAX || d.F * K > INT_MAX || d.C * d.F * d.KH * d.KW > INT_MAX ||
-	    (d.N * d.OH * d.OW + 63) / 64 > INT_MAX)
+	    (d.N * d.OH * d.OW + 63) / 64 > INT_MAX || d.G > 65535 ||
+	    (d.F / d.G + 63) / 64 > 65535)
 		return CUA_CHECK_E_SHAPE;
 	return 0;
 }
