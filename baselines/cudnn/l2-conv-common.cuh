@@ -58,18 +58,10 @@ template <class Task>
 static inline int l2c_cudnn_unfused(const struct cua_tensor *in, int n_in,
                                     struct cua_tensor *out, int n_out, cudaStream_t s)
 {
-	struct l2c_geom g;
-	CUA_CHECK(l2c_setup<Task>(in, n_in, out, n_out, CUA_F32, &g));
-	struct l2c_scratch sc(s);
-	float *c = sc.get<float>(g.N * g.F * g.OH * g.OW);
-	if (c == NULL)
-		return sc.err;
-	int rc = l2c_cudnn_conv(Task::conv, g, in, c, s);
-	if (rc == 0)
-		rc = Task::template epilogue<float>(c, g, in, (float *)out[0].data, 0, sc, s);
-	if (rc == 0)
-		rc = (int)cudaGetLastError();
-	return sc.finish(rc);
+	auto conv = [s](const struct l2c_geom &g, const struct cua_tensor *x, float *c) {
+		return l2c_cudnn_conv(Task::conv, g, x, c, s);
+	};
+	return l2c_chain<Task, float>(in, n_in, out, n_out, conv, 0, s);
 }
 
 /* ---- fused conv + bias (+ ReLU) ---- */
@@ -290,19 +282,10 @@ template <class Task>
 static inline int l2c_cudnn_fused(const struct cua_tensor *in, int n_in, struct cua_tensor *out,
                                   int n_out, cudaStream_t s)
 {
-	struct l2c_geom g;
-	CUA_CHECK(l2c_setup<Task>(in, n_in, out, n_out, CUA_F32, &g));
-	struct l2c_scratch sc(s);
-	float *c = sc.get<float>(g.N * g.F * g.OH * g.OW);
-	if (c == NULL)
-		return sc.err;
-	int rc = l2c_cudnn_fused_conv(Task::conv, Task::fuse_relu, g, in, c, s);
-	if (rc == 0)
-		rc = Task::template epilogue<float>(c, g, in, (float *)out[0].data,
-		                                    Task::fuse_relu ? 1 : 0, sc, s);
-	if (rc == 0)
-		rc = (int)cudaGetLastError();
-	return sc.finish(rc);
+	auto conv = [s](const struct l2c_geom &g, const struct cua_tensor *x, float *c) {
+		return l2c_cudnn_fused_conv(Task::conv, Task::fuse_relu, g, x, c, s);
+	};
+	return l2c_chain<Task, float>(in, n_in, out, n_out, conv, Task::fuse_relu ? 1 : 0, s);
 }
 
 /* A baseline file is one of these lines: its cua_solve. */

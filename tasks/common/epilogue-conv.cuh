@@ -210,10 +210,13 @@ static inline int l2c_setup(const struct cua_tensor *in, int n_in, struct cua_te
 	return Task::check(*g, in, &out[0], out_dtype);
 }
 
-/* The whole of cua_solve (T = float) or cua_oracle (T = double). */
-template <class Task, typename T>
-static inline int l2c_reference(const struct cua_tensor *in, int n_in, struct cua_tensor *out,
-                                int n_out, cudaStream_t s)
+/* Checks, then c = conv(in) by conv_fn (int conv_fn(const l2c_geom &, const
+ * cua_tensor *in, T *c)), then Task's epilogue from operator `from` into
+ * out[0], scratch freed before it returns: the body of the reference and of
+ * every baseline, which differ only in conv_fn. */
+template <class Task, typename T, typename ConvFn>
+static inline int l2c_chain(const struct cua_tensor *in, int n_in, struct cua_tensor *out,
+                            int n_out, ConvFn conv_fn, int from, cudaStream_t s)
 {
 	struct l2c_geom g;
 	CUA_CHECK(l2c_setup<Task>(in, n_in, out, n_out, cua_dtype_of<T>::value, &g));
@@ -221,12 +224,23 @@ static inline int l2c_reference(const struct cua_tensor *in, int n_in, struct cu
 	T *c = sc.get<T>(g.N * g.F * g.OH * g.OW);
 	if (c == NULL)
 		return sc.err;
-	int rc = l2c_conv_run(Task::conv, g, in, c, s);
+	int rc = conv_fn(g, in, c);
 	if (rc == 0)
-		rc = Task::template epilogue<T>(c, g, in, (T *)out[0].data, 0, sc, s);
+		rc = Task::template epilogue<T>(c, g, in, (T *)out[0].data, from, sc, s);
 	if (rc == 0)
 		rc = (int)cudaGetLastError();
 	return sc.finish(rc);
+}
+
+/* The whole of cua_solve (T = float) or cua_oracle (T = double). */
+template <class Task, typename T>
+static inline int l2c_reference(const struct cua_tensor *in, int n_in, struct cua_tensor *out,
+                                int n_out, cudaStream_t s)
+{
+	auto conv = [s](const struct l2c_geom &g, const struct cua_tensor *x, T *c) {
+		return l2c_conv_run(Task::conv, g, x, c, s);
+	};
+	return l2c_chain<Task, T>(in, n_in, out, n_out, conv, 0, s);
 }
 
 /* A task's reference.cu is this one line: cua_solve is the fp32 unfused chain,
