@@ -86,7 +86,7 @@ static struct cua_run_opts replay_opts(cJSON **cfg)
 	cua_run_opts_init(&o, getenv("CUARENA_ROOT"), exe, cache);
 	o.agent = cua_agent_find("replay");
 	o.agent_config = *cfg;
-	o.tasks_glob = "0[2][01]-*";        /* 020-vector-add, 021-relu */
+	o.tasks_glob = "L1/0[2][01]-*";     /* 020-vector-add, 021-relu (not L2/021) */
 	o.jobs = 2;
 	o.out_dir = out;
 	o.require_gpu = false;
@@ -519,7 +519,7 @@ Test(run, candidates_gpu_time_is_kept_apart_from_the_baselines)
 	char err[CUA_ERR_LEN] = "";
 	cJSON *cfg;
 	struct cua_run_opts o = replay_opts(&cfg);
-	o.tasks_glob = "020-*";
+	o.tasks_glob = "L1/020-*";
 	o.turns = 1;
 	struct cua_run_summary sum;
 	cr_assert_eq(cua_run(&o, &sum, err, sizeof(err)), CUA_OK, "%s", err);

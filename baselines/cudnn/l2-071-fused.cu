@@ -1,0 +1,10 @@
+/* baselines/cudnn/l2-071-fused.cu — cuDNN fused baseline for L2/071-conv2d-divide-leakyrelu.
+ * Conv + bias in one cudnnConvolutionBiasActivationForward call (strict fp32; identity
+ * activation, so IMPLICIT_PRECOMP_GEMM, the one algorithm cuDNN allows with it), then the rest of
+ * chain l2c_t071 as naive kernels (l2-conv-common.cuh).
+ * Build: nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Xcompiler -fPIC -shared
+ *        -cudart shared -Iinclude -Itasks/common -o b.so baselines/cudnn/l2-071-fused.cu -lcudnn
+ * Napkin math (timed): 19.0 GFLOP, 587 MB fused; unmeasured. */
+#include "l2-conv-common.cuh"
+
+L2C_CUDNN_FUSED(l2c_t071)

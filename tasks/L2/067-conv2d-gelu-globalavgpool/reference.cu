@@ -1,0 +1,17 @@
+/* L2/067-conv2d-gelu-globalavgpool reference: Conv2d 3×3, GELU, global average pool.
+ * Chain: conv2d k3 + b, then one naive kernel per operator as eager PyTorch runs them (struct
+ * l2c_t067 in tasks/common/epilogue-conv.cuh, shared with the cuDNN baselines). cua_solve: L1's
+ * naive fp32 conv kernel (conv2d.cuh), the conv bias as its own kernel, then the epilogue kernels
+ * of epilogue.cuh in fp32, intermediates in cudaMallocAsync'd scratch. cua_oracle: the same chain
+ * in fp64, the conv as the tiled fp64 implicit GEMM of conv-oracle.cuh (76 GFLOP of fp64 FMAs).
+ * Build: nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Xcompiler -fPIC -shared
+ *        -cudart shared -Iinclude -Itasks/common -o ref.so tasks/L2/067-conv2d-gelu-globalavgpool/reference.cu
+ * Napkin math (timed N=128 C=8 F=64 H=256 W=256): 77.2 GFLOP, 268 MB moved by a fused kernel.
+ * Tolerance atol 1e-05, rtol 0.0001: the output averages many conv outputs, so fp32 errors
+ * average out while regenerating one input moves it by ~1e-3 relative: tight enough for the
+ * non-degeneracy checks, with margin over fp32 summation error (estimated; to be measured on the
+ * H200). */
+#include "cuarena.h"
+#include "epilogue-conv.cuh"
+
+L2C_REFERENCE(l2c_t067)
