@@ -1412,13 +1412,23 @@ static bool matches(const struct cua_task *t, const char *name, enum match_by by
 		return strcmp(folder, name) == 0;
 	case BY_SLUG:
 		return strcmp(slug, name) == 0;
-	case BY_NUMBER:
-		for (const char *p = name; *p; p++) {
-			if (!isdigit((unsigned char)*p) || p - name >= 8)
+	case BY_NUMBER: {
+		/* "L2/21" or "L2/021": that level's task; a bare number: any level's
+		 * (cua_catalogue_find prefers the lowest) */
+		int level = 0;
+		const char *p = name;
+		if ((p[0] == 'L' || p[0] == 'l') && isdigit((unsigned char)p[1]) && p[2] == '/') {
+			level = p[1] - '0';
+			p += 3;
+		}
+		const char *digits = p;
+		for (; *p; p++) {
+			if (!isdigit((unsigned char)*p) || p - digits >= 8)
 				return false;
 			want = want * 10 + (*p - '0');
 		}
-		return *name && number >= 0 && number == want;
+		return *digits && number >= 0 && number == want && (!level || t->level == level);
+	}
 	default:
 		return false;
 	}
@@ -1444,6 +1454,24 @@ const struct cua_task *cua_catalogue_find(const struct cua_catalogue *cat,
 		}
 		if (count == 1)
 			return found;
+		/* Numbers repeat across levels: a bare one names the lowest level's task
+		 * ("21" is L1/021 once L2 has a 21 too). */
+		if (count > 1 && by == BY_NUMBER && isdigit((unsigned char)name[0])) {
+			const struct cua_task *low = NULL;
+			int at_low = 0;
+			for (int i = 0; i < cat->n; i++) {
+				const struct cua_task *t = cat->tasks[i];
+				if (!matches(t, name, BY_NUMBER))
+					continue;
+				if (!low || t->level < low->level) {
+					low = t;
+					at_low = 1;
+				} else if (t->level == low->level)
+					at_low++;
+			}
+			if (at_low == 1)
+				return low;
+		}
 		if (count > 1) {
 			char list[CUA_ERR_LEN] = "";
 			size_t used = 0;

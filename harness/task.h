@@ -125,7 +125,7 @@ enum cua_status cua_catalogue_load(const char *root, struct cua_catalogue *cat,
 void cua_catalogue_free(struct cua_catalogue *cat);
 
 /* Finds a task by exact id ("L1/020-relu"), folder name ("020-relu"), slug
- * ("relu") or number ("20" within the only level that has it). NULL if none or
+ * ("relu") or number ("20": the lowest level's task 20; "L2/20": Level 2's). NULL if none or
  * ambiguous (err says which). */
 const struct cua_task *cua_catalogue_find(const struct cua_catalogue *cat,
                                           const char *name, char *err,

@@ -443,7 +443,11 @@ ParameterizedTestParameters(catalogue, finds_a_task_by_id_folder_slug_or_number)
 		{"001-thing", "", "task '001-thing' is ambiguous: L1/001-thing, L2/001-thing"},
 		{"thing", "", "task 'thing' is ambiguous: L1/001-thing, L2/001-thing"},
 		{"relu", "", "task 'relu' is ambiguous: L1/020-relu, L2/007-relu"},
-		{"1", "", "task '1' is ambiguous: L1/001-thing, L2/001-thing"},
+		/* numbers repeat across levels: a bare one is the lowest level's */
+		{"1", "L1/001-thing", ""},
+		{"L2/1", "L2/001-thing", ""},
+		{"L2/001", "L2/001-thing", ""},
+		{"L1/7", "", "no task 'L1/7'"},
 		{"21", "", "no task '21'"},
 		{"L3/001-thing", "", "no task 'L3/001-thing'"},
 		{"rel", "", "no task 'rel'"},
