@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # throughput.sh — candidates evaluated per GPU-hour by `cuarena run --agent replay`.
 #
-#   bench/throughput.sh [GLOB]   (on the GPU machine, after make bundle; default: all tasks)
+#   bench/throughput.sh [GLOB]   (on the GPU machine, after make bundle; default: all tasks
+#                                of level LEVEL, default 1: the figure's definition since
+#                                Level 2 exists)
 #
 # For every task the replay directory holds three turns: a kernel that writes
 # nothing (wrong_output), one that does not compile (compile_error), and the
@@ -38,6 +40,7 @@ SALT="throughput bench $(date -u +%Y-%m-%dT%H:%M:%SZ)"
 for t in "$ROOT"/tasks/L*/*/; do
 	t=${t%/}
 	id=$(basename "$(dirname "$t")")/$(basename "$t")
+	[ "$(basename "$(dirname "$t")")" = "L${LEVEL:-1}" ] || continue
 	case "$(basename "$t")" in $GLOB) ;; *) continue ;; esac
 	[ -f "$t/task.json" ] || continue
 	mkdir -p "$DIR/replay/$id"
@@ -57,4 +60,5 @@ CU
 done
 printf '{"dir": "%s/replay"}\n' "$DIR" > "$DIR/agent.json"
 exec "$ROOT/build/cuarena" run --agent replay --agent-config "$DIR/agent.json" \
-	--tasks "$GLOB" --turns 3 --out "$RUN" "${GPU_ARGS[@]}" --max-time-s "${MAX_TIME_S:-1}"
+	--tasks "$GLOB" --level "${LEVEL:-1}" --turns 3 --out "$RUN" "${GPU_ARGS[@]}" \
+	--max-time-s "${MAX_TIME_S:-1}"

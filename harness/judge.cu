@@ -307,6 +307,12 @@ static void cand_recv(struct cua_wire_msg *m, bool spin, const char *during)
 		       "record its harness never writes, during %s (a forged report?)", during);
 	if (r <= 0)
 		cand_died(during);
+	/* Before the kernel is loaded its process runs our code alone: a failure
+	 * then is ours. After, what it says only ever counts against the kernel
+	 * (a forged "harness" failure must not shift the blame). */
+	if (m->op == CUA_WIRE_FAIL && !g_kernel_loaded)
+		finish(CUA_VERDICT_HARNESS_ERROR, "the kernel's process failed before the kernel "
+		       "was loaded: %.400s (%s)", m->text, during);
 	if (m->op == CUA_WIRE_FAIL)
 		finish(strstr(m->text, "does not load") || strstr(m->text, "cua_solve")
 		           ? CUA_VERDICT_LOAD_ERROR : CUA_VERDICT_RUNTIME_ERROR,
