@@ -84,9 +84,9 @@ static inline struct cua_gemm_desc cua_gemm_desc_packed(int64_t M, int64_t N, in
  * op(A) (BM × BK) and of op(B) (BK × BN) is staged in shared memory as double,
  * zero outside the matrices; each load walks the stored matrix's contiguous
  * index first (coalesced) and the +1 padding keeps the stores conflict-free. */
-template <typename In, typename Out>
+template <typename InA, typename InB, typename Out>
 __global__ void __launch_bounds__(CUA_GEMM64_TS *CUA_GEMM64_TS)
-gemm_f64_kernel(const In *__restrict__ A, const In *__restrict__ B, Out *__restrict__ C,
+gemm_f64_kernel(const InA *__restrict__ A, const InB *__restrict__ B, Out *__restrict__ C,
                 struct cua_gemm_desc d, double alpha)
 {
 	__shared__ double As[CUA_GEMM64_BK][CUA_GEMM64_BM + 1];
@@ -96,8 +96,8 @@ gemm_f64_kernel(const In *__restrict__ A, const In *__restrict__ B, Out *__restr
 	const int64_t m_tiles = (d.M + CUA_GEMM64_BM - 1) / CUA_GEMM64_BM;
 	const int64_t n_tiles = (d.N + CUA_GEMM64_BN - 1) / CUA_GEMM64_BN;
 	for (int64_t b = blockIdx.z; b < d.batch; b += gridDim.z) {
-		const In *Ab = A + b * d.stride_a;
-		const In *Bb = B + b * d.stride_b;
+		const InA *Ab = A + b * d.stride_a;
+		const InB *Bb = B + b * d.stride_b;
 		Out *Cb = C + b * d.stride_c;
 		for (int64_t mt = blockIdx.y; mt < m_tiles; mt += gridDim.y) {
 			for (int64_t nt = blockIdx.x; nt < n_tiles; nt += gridDim.x) {
@@ -171,17 +171,18 @@ gemm_f64_kernel(const In *__restrict__ A, const In *__restrict__ B, Out *__restr
 	}
 }
 
-/* C = alpha·op(A)·op(B) in double, any desc (see the top of the file). Enqueue
- * on stream; the caller validates d and checks cudaGetLastError(). */
-template <typename In, typename Out>
-static inline void cua_gemm_f64(const In *A, const In *B, Out *C, const struct cua_gemm_desc &d,
-                                double alpha, cudaStream_t stream)
+/* C = alpha·op(A)·op(B) in double, any desc (see the top of the file); A and
+ * B may differ in type (an f64 intermediate times f32 weights). Enqueue on
+ * stream; the caller validates d and checks cudaGetLastError(). */
+template <typename InA, typename InB, typename Out>
+static inline void cua_gemm_f64(const InA *A, const InB *B, Out *C,
+                                const struct cua_gemm_desc &d, double alpha, cudaStream_t stream)
 {
 	dim3 block(CUA_GEMM64_TS, CUA_GEMM64_TS);
 	const int64_t gx = (d.N + CUA_GEMM64_BN - 1) / CUA_GEMM64_BN;
 	dim3 grid((unsigned int)(gx < CUA_MAX_BLOCKS_1D ? gx : CUA_MAX_BLOCKS_1D),
 	          cua_blocks_yz(d.M, CUA_GEMM64_BM), cua_blocks_yz(d.batch, 1));
-	gemm_f64_kernel<In, Out><<<grid, block, 0, stream>>>(A, B, C, d, alpha);
+	gemm_f64_kernel<InA, InB, Out><<<grid, block, 0, stream>>>(A, B, C, d, alpha);
 }
 
 #define CUA_GEMM_BX 32
@@ -218,7 +219,7 @@ static inline void cua_gemm_naive(const In *A, const In *B, Out *C, const struct
                                   Acc alpha, cudaStream_t stream)
 {
 	if constexpr (std::is_same<Acc, double>::value) {
-		cua_gemm_f64<In, Out>(A, B, C, d, alpha, stream);
+		cua_gemm_f64<In, In, Out>(A, B, C, d, alpha, stream);
 	} else {
 		dim3 block(CUA_GEMM_BX, CUA_GEMM_BY);
 		int64_t gx = (d.N + CUA_GEMM_BX - 1) / CUA_GEMM_BX;
@@ -261,7 +262,7 @@ static inline void cua_gemm_naive_mx(const In *A, const In *B, Out *C,
                                      cudaStream_t stream)
 {
 	if constexpr (std::is_same<Acc, double>::value) {
-		cua_gemm_f64<In, Out>(A, B, C, d, alpha, stream);
+		cua_gemm_f64<In, In, Out>(A, B, C, d, alpha, stream);
 	} else {
 		dim3 block(CUA_GEMM_BX, CUA_GEMM_BY);
 		int64_t gx = (d.M + CUA_GEMM_BX - 1) / CUA_GEMM_BX;
@@ -319,7 +320,7 @@ static inline void cua_gemm_naive_dot(const In *A, const In *B, Out *C,
                                       cudaStream_t stream)
 {
 	if constexpr (std::is_same<Acc, double>::value) {
-		cua_gemm_f64<In, Out>(A, B, C, d, alpha, stream);
+		cua_gemm_f64<In, In, Out>(A, B, C, d, alpha, stream);
 	} else {
 		const int wpb = CUA_GEMM_DOT_THREADS / 32;
 		gemm_dot_kernel<In, Acc, Out><<<cua_blocks_1d(d.batch * d.M * d.N, wpb),
