@@ -67,6 +67,51 @@ static inline int cua_l2_check_out(struct cua_tensor *out, int ndim, const int64
 	return 0;
 }
 
+/* The output shapes of the chains (075's [1,N,M,1] is checked by itself). */
+enum cua_l2_out { CUA_L2_OUT_MN, CUA_L2_OUT_M1, CUA_L2_OUT_M, CUA_L2_OUT_1N, CUA_L2_OUT_MK };
+
+/* A chain's checked tensors: the Linear's operands and the output y, n = M·N. */
+template <typename Acc>
+struct cua_l2_io : cua_l2_lin {
+	int64_t n;
+	Acc *y;
+};
+
+/* cua_l2_linear_in, then out[0] checked as Acc of the given shape. */
+template <typename Acc>
+static inline int cua_l2_begin(const struct cua_tensor *in, int n_in, int want_in,
+                               struct cua_tensor *out, int n_out, int bias_at,
+                               enum cua_l2_out shape, struct cua_l2_io<Acc> *io)
+{
+	CUA_CHECK(cua_l2_linear_in(in, n_in, want_in, out, n_out, bias_at, io));
+	io->n = io->M * io->N;
+	int64_t dims[2] = {io->M, io->N};
+	int ndim = 2;
+	if (shape == CUA_L2_OUT_M1)
+		dims[1] = 1;
+	else if (shape == CUA_L2_OUT_M)
+		ndim = 1;
+	else if (shape == CUA_L2_OUT_1N)
+		dims[0] = 1;
+	else if (shape == CUA_L2_OUT_MK)
+		dims[1] = io->K;
+	return cua_l2_check_out(out, ndim, dims, &io->y);
+}
+
+/* A Linear followed only by elementwise ops on its [M,N] output: x, W and
+ * the bias at in[bias_at] (or none, -1 with epi CUA_LIN_NONE), then each op
+ * of ops as its own kernel, in order, in place on y. */
+template <typename L, typename Acc, typename... Ops>
+static int cua_l2_unary_chain(const struct cua_tensor *in, int n_in, struct cua_tensor *out,
+                              int n_out, cudaStream_t stream, enum cua_lin_epi epi, Ops... ops)
+{
+	cua_l2_io<Acc> l;
+	CUA_CHECK(cua_l2_begin(in, n_in, 3, out, n_out, 2, CUA_L2_OUT_MN, &l));
+	CUA_CHECK(L::run(l.x, l.W, l.b, epi, l.y, l.M, l.N, l.K, stream));
+	(cua_ep_unary<Acc>(l.n, ops, l.y, l.y, stream), ...);
+	return (int)cudaGetLastError();
+}
+
 /* Swish as eager runs x·sigmoid(x): s = sigmoid(t) into scratch s, then t = t·s. */
 template <typename Acc>
 static inline void cua_l2_swish2(Acc *t, Acc *s, int64_t n, cudaStream_t stream)
@@ -80,16 +125,8 @@ template <typename L, typename Acc>
 static int l2_009(const struct cua_tensor *in, int n_in, struct cua_tensor *out, int n_out,
                   cudaStream_t stream)
 {
-	struct cua_l2_lin l;
-	CUA_CHECK(cua_l2_linear_in(in, n_in, 3, out, n_out, 2, &l));
-	const int64_t dims[2] = {l.M, l.N}, n = l.M * l.N;
-	Acc *y;
-	CUA_CHECK(cua_l2_check_out(out, 2, dims, &y));
-	CUA_CHECK(L::run(l.x, l.W, l.b, CUA_LIN_BIAS, y, l.M, l.N, l.K, stream));
-	cua_ep_unary<Acc>(n, cua_ep_sub_s{2.0}, y, y, stream);
-	cua_ep_unary<Acc>(n, cua_ep_mul_s{1.5}, y, y, stream);
-	cua_ep_unary<Acc>(n, cua_ep_relu(), y, y, stream);
-	return (int)cudaGetLastError();
+	return cua_l2_unary_chain<L, Acc>(in, n_in, out, n_out, stream, CUA_LIN_BIAS,
+	                                 cua_ep_sub_s{2.0}, cua_ep_mul_s{1.5}, cua_ep_relu());
 }
 
 /* L2/012: y = leaky_relu((x·Wᵀ + b)·2, 0.1). */
@@ -97,15 +134,8 @@ template <typename L, typename Acc>
 static int l2_012(const struct cua_tensor *in, int n_in, struct cua_tensor *out, int n_out,
                   cudaStream_t stream)
 {
-	struct cua_l2_lin l;
-	CUA_CHECK(cua_l2_linear_in(in, n_in, 3, out, n_out, 2, &l));
-	const int64_t dims[2] = {l.M, l.N}, n = l.M * l.N;
-	Acc *y;
-	CUA_CHECK(cua_l2_check_out(out, 2, dims, &y));
-	CUA_CHECK(L::run(l.x, l.W, l.b, CUA_LIN_BIAS, y, l.M, l.N, l.K, stream));
-	cua_ep_unary<Acc>(n, cua_ep_mul_s{2.0}, y, y, stream);
-	cua_ep_unary<Acc>(n, cua_ep_leaky_relu{0.1}, y, y, stream);
-	return (int)cudaGetLastError();
+	return cua_l2_unary_chain<L, Acc>(in, n_in, out, n_out, stream, CUA_LIN_BIAS,
+	                                 cua_ep_mul_s{2.0}, cua_ep_leaky_relu{0.1});
 }
 
 /* L2/014: y[m,0] = 1.5·Σ_n (x·Wᵀ)[m,n]/2, no bias. */
@@ -113,11 +143,9 @@ template <typename L, typename Acc>
 static int l2_014(const struct cua_tensor *in, int n_in, struct cua_tensor *out, int n_out,
                   cudaStream_t stream)
 {
-	struct cua_l2_lin l;
-	CUA_CHECK(cua_l2_linear_in(in, n_in, 2, out, n_out, -1, &l));
-	const int64_t dims[2] = {l.M, 1};
-	Acc *y, *t;
-	CUA_CHECK(cua_l2_check_out(out, 2, dims, &y));
+	cua_l2_io<Acc> l;
+	CUA_CHECK(cua_l2_begin(in, n_in, 2, out, n_out, -1, CUA_L2_OUT_M1, &l));
+	Acc *y = l.y, *t;
 	cua_l2_scratch sc(stream);
 	CUA_CHECK(sc.get(&t, l.M * l.N));
 	CUA_CHECK(L::run(l.x, l.W, l.b, CUA_LIN_NONE, t, l.M, l.N, l.K, stream));
@@ -133,11 +161,9 @@ template <typename L, typename Acc>
 static int l2_018(const struct cua_tensor *in, int n_in, struct cua_tensor *out, int n_out,
                   cudaStream_t stream)
 {
-	struct cua_l2_lin l;
-	CUA_CHECK(cua_l2_linear_in(in, n_in, 3, out, n_out, 2, &l));
-	const int64_t dims[2] = {l.M, 1};
-	Acc *y, *t, *s1, *s2;
-	CUA_CHECK(cua_l2_check_out(out, 2, dims, &y));
+	cua_l2_io<Acc> l;
+	CUA_CHECK(cua_l2_begin(in, n_in, 3, out, n_out, 2, CUA_L2_OUT_M1, &l));
+	Acc *y = l.y, *t, *s1, *s2;
 	cua_l2_scratch sc(stream);
 	CUA_CHECK(sc.get(&t, l.M * l.N));
 	CUA_CHECK(sc.get(&s1, l.M));
@@ -157,11 +183,10 @@ template <typename L, typename Acc>
 static int l2_022(const struct cua_tensor *in, int n_in, struct cua_tensor *out, int n_out,
                   cudaStream_t stream)
 {
-	struct cua_l2_lin l;
-	CUA_CHECK(cua_l2_linear_in(in, n_in, 3, out, n_out, 2, &l));
-	const int64_t dims[2] = {l.M, 1}, n = l.M * l.N;
-	Acc *y, *t, *s, *m;
-	CUA_CHECK(cua_l2_check_out(out, 2, dims, &y));
+	cua_l2_io<Acc> l;
+	CUA_CHECK(cua_l2_begin(in, n_in, 3, out, n_out, 2, CUA_L2_OUT_M1, &l));
+	const int64_t n = l.n;
+	Acc *y = l.y, *t, *s, *m;
 	cua_l2_scratch sc(stream);
 	CUA_CHECK(sc.get(&t, n));
 	CUA_CHECK(sc.get(&s, l.M));
@@ -204,15 +229,8 @@ template <typename L, typename Acc>
 static int l2_029(const struct cua_tensor *in, int n_in, struct cua_tensor *out, int n_out,
                   cudaStream_t stream)
 {
-	struct cua_l2_lin l;
-	CUA_CHECK(cua_l2_linear_in(in, n_in, 3, out, n_out, 2, &l));
-	const int64_t dims[2] = {l.M, l.N}, n = l.M * l.N;
-	Acc *y;
-	CUA_CHECK(cua_l2_check_out(out, 2, dims, &y));
-	CUA_CHECK(L::run(l.x, l.W, l.b, CUA_LIN_BIAS, y, l.M, l.N, l.K, stream));
-	cua_ep_unary<Acc>(n, cua_ep_mish(), y, y, stream);
-	cua_ep_unary<Acc>(n, cua_ep_mish(), y, y, stream);
-	return (int)cudaGetLastError();
+	return cua_l2_unary_chain<L, Acc>(in, n_in, out, n_out, stream, CUA_LIN_BIAS,
+	                                 cua_ep_mish(), cua_ep_mish());
 }
 
 /* GroupNorm(G) over the N features of each row of t [M,N] into y, with the
@@ -249,11 +267,10 @@ template <typename L, typename Acc>
 static int l2_030(const struct cua_tensor *in, int n_in, struct cua_tensor *out, int n_out,
                   cudaStream_t stream)
 {
-	struct cua_l2_lin l;
-	CUA_CHECK(cua_l2_linear_in(in, n_in, 5, out, n_out, 2, &l));
-	const int64_t dims[2] = {l.M, l.N}, n = l.M * l.N;
-	Acc *y, *t;
-	CUA_CHECK(cua_l2_check_out(out, 2, dims, &y));
+	cua_l2_io<Acc> l;
+	CUA_CHECK(cua_l2_begin(in, n_in, 5, out, n_out, 2, CUA_L2_OUT_MN, &l));
+	const int64_t n = l.n;
+	Acc *y = l.y, *t;
 	cua_l2_scratch sc(stream);
 	CUA_CHECK(sc.get(&t, n));
 	CUA_CHECK(L::run(l.x, l.W, l.b, CUA_LIN_BIAS, t, l.M, l.N, l.K, stream));
@@ -269,12 +286,11 @@ template <typename L, typename Acc>
 static int l2_gemm_scale_batchnorm(const struct cua_tensor *in, int n_in, struct cua_tensor *out,
                                    int n_out, cudaStream_t stream)
 {
-	struct cua_l2_lin l;
-	CUA_CHECK(cua_l2_linear_in(in, n_in, 5, out, n_out, -1, &l));
-	const int64_t dims[2] = {l.M, l.N}, n = l.M * l.N;
+	cua_l2_io<Acc> l;
+	CUA_CHECK(cua_l2_begin(in, n_in, 5, out, n_out, -1, CUA_L2_OUT_MN, &l));
 	CUA_CHECK(cua_check_vec(&in[2], l.N));
-	Acc *y, *t;
-	CUA_CHECK(cua_l2_check_out(out, 2, dims, &y));
+	const int64_t n = l.n;
+	Acc *y = l.y, *t;
 	cua_l2_scratch sc(stream);
 	CUA_CHECK(sc.get(&t, n));
 	CUA_CHECK(L::run(l.x, l.W, l.b, CUA_LIN_NONE, t, l.M, l.N, l.K, stream));
@@ -289,12 +305,11 @@ template <typename L, typename Acc>
 static int l2_037(const struct cua_tensor *in, int n_in, struct cua_tensor *out, int n_out,
                   cudaStream_t stream)
 {
-	struct cua_l2_lin l;
-	CUA_CHECK(cua_l2_linear_in(in, n_in, 6, out, n_out, 2, &l));
-	const int64_t dims[2] = {l.M, l.N}, n = l.M * l.N;
+	cua_l2_io<Acc> l;
+	CUA_CHECK(cua_l2_begin(in, n_in, 6, out, n_out, 2, CUA_L2_OUT_MN, &l));
 	CUA_CHECK(cua_check_vec(&in[3], l.N));
-	Acc *y, *t, *s;
-	CUA_CHECK(cua_l2_check_out(out, 2, dims, &y));
+	const int64_t n = l.n;
+	Acc *y = l.y, *t, *s;
 	cua_l2_scratch sc(stream);
 	CUA_CHECK(sc.get(&t, n));
 	CUA_CHECK(sc.get(&s, n));
@@ -310,11 +325,10 @@ template <typename L, typename Acc>
 static int l2_040(const struct cua_tensor *in, int n_in, struct cua_tensor *out, int n_out,
                   cudaStream_t stream)
 {
-	struct cua_l2_lin l;
-	CUA_CHECK(cua_l2_linear_in(in, n_in, 3, out, n_out, 2, &l));
-	const int64_t dims[2] = {l.M, l.N}, n = l.M * l.N;
-	Acc *y, *o;
-	CUA_CHECK(cua_l2_check_out(out, 2, dims, &y));
+	cua_l2_io<Acc> l;
+	CUA_CHECK(cua_l2_begin(in, n_in, 3, out, n_out, 2, CUA_L2_OUT_MN, &l));
+	const int64_t n = l.n;
+	Acc *y = l.y, *o;
 	cua_l2_scratch sc(stream);
 	CUA_CHECK(sc.get(&o, n));
 	CUA_CHECK(L::run(l.x, l.W, l.b, CUA_LIN_BIAS, y, l.M, l.N, l.K, stream));
@@ -331,11 +345,10 @@ template <typename L, typename Acc>
 static int l2_041(const struct cua_tensor *in, int n_in, struct cua_tensor *out, int n_out,
                   cudaStream_t stream)
 {
-	struct cua_l2_lin l;
-	CUA_CHECK(cua_l2_linear_in(in, n_in, 4, out, n_out, -1, &l));
-	const int64_t dims[2] = {l.M, l.N}, n = l.M * l.N;
-	Acc *y, *t;
-	CUA_CHECK(cua_l2_check_out(out, 2, dims, &y));
+	cua_l2_io<Acc> l;
+	CUA_CHECK(cua_l2_begin(in, n_in, 4, out, n_out, -1, CUA_L2_OUT_MN, &l));
+	const int64_t n = l.n;
+	Acc *y = l.y, *t;
 	cua_l2_scratch sc(stream);
 	CUA_CHECK(sc.get(&t, n));
 	CUA_CHECK(L::run(l.x, l.W, l.b, CUA_LIN_NONE, t, l.M, l.N, l.K, stream));
@@ -407,16 +420,9 @@ template <typename L, typename Acc>
 static int l2_053(const struct cua_tensor *in, int n_in, struct cua_tensor *out, int n_out,
                   cudaStream_t stream)
 {
-	struct cua_l2_lin l;
-	CUA_CHECK(cua_l2_linear_in(in, n_in, 3, out, n_out, 2, &l));
-	const int64_t dims[2] = {l.M, l.N}, n = l.M * l.N;
-	Acc *y;
-	CUA_CHECK(cua_l2_check_out(out, 2, dims, &y));
-	CUA_CHECK(L::run(l.x, l.W, l.b, CUA_LIN_BIAS, y, l.M, l.N, l.K, stream));
-	cua_ep_unary<Acc>(n, cua_ep_mul_s{0.5}, y, y, stream);
-	cua_ep_unary<Acc>(n, cua_ep_clamp{-2.0, 2.0}, y, y, stream);
-	cua_ep_unary<Acc>(n, cua_ep_gelu_erf(), y, y, stream);
-	return (int)cudaGetLastError();
+	return cua_l2_unary_chain<L, Acc>(in, n_in, out, n_out, stream, CUA_LIN_BIAS,
+	                                 cua_ep_mul_s{0.5}, cua_ep_clamp{-2.0, 2.0},
+	                                 cua_ep_gelu_erf());
 }
 
 /* L2/055: p = MaxPool1d(2) of each row of x·Wᵀ + b (N/2 windows, floor);
@@ -447,11 +453,10 @@ template <typename L, typename Acc>
 static int l2_056(const struct cua_tensor *in, int n_in, struct cua_tensor *out, int n_out,
                   cudaStream_t stream)
 {
-	struct cua_l2_lin l;
-	CUA_CHECK(cua_l2_linear_in(in, n_in, 3, out, n_out, 2, &l));
-	const int64_t dims[2] = {l.M, 1}, n = l.M * l.N;
-	Acc *y, *t;
-	CUA_CHECK(cua_l2_check_out(out, 2, dims, &y));
+	cua_l2_io<Acc> l;
+	CUA_CHECK(cua_l2_begin(in, n_in, 3, out, n_out, 2, CUA_L2_OUT_M1, &l));
+	const int64_t n = l.n;
+	Acc *y = l.y, *t;
 	cua_l2_scratch sc(stream);
 	CUA_CHECK(sc.get(&t, n));
 	CUA_CHECK(L::run(l.x, l.W, l.b, CUA_LIN_BIAS, t, l.M, l.N, l.K, stream));
@@ -465,11 +470,10 @@ template <typename L, typename Acc>
 static int l2_059(const struct cua_tensor *in, int n_in, struct cua_tensor *out, int n_out,
                   cudaStream_t stream)
 {
-	struct cua_l2_lin l;
-	CUA_CHECK(cua_l2_linear_in(in, n_in, 3, out, n_out, 2, &l));
-	const int64_t dims[2] = {l.M, l.N}, n = l.M * l.N;
-	Acc *y, *s;
-	CUA_CHECK(cua_l2_check_out(out, 2, dims, &y));
+	cua_l2_io<Acc> l;
+	CUA_CHECK(cua_l2_begin(in, n_in, 3, out, n_out, 2, CUA_L2_OUT_MN, &l));
+	const int64_t n = l.n;
+	Acc *y = l.y, *s;
 	cua_l2_scratch sc(stream);
 	CUA_CHECK(sc.get(&s, n));
 	CUA_CHECK(L::run(l.x, l.W, l.b, CUA_LIN_BIAS, y, l.M, l.N, l.K, stream));
@@ -484,11 +488,10 @@ template <typename L, typename Acc>
 static int l2_062(const struct cua_tensor *in, int n_in, struct cua_tensor *out, int n_out,
                   cudaStream_t stream)
 {
-	struct cua_l2_lin l;
-	CUA_CHECK(cua_l2_linear_in(in, n_in, 5, out, n_out, 2, &l));
-	const int64_t dims[2] = {l.M, l.N}, n = l.M * l.N;
-	Acc *y, *t;
-	CUA_CHECK(cua_l2_check_out(out, 2, dims, &y));
+	cua_l2_io<Acc> l;
+	CUA_CHECK(cua_l2_begin(in, n_in, 5, out, n_out, 2, CUA_L2_OUT_MN, &l));
+	const int64_t n = l.n;
+	Acc *y = l.y, *t;
 	cua_l2_scratch sc(stream);
 	CUA_CHECK(sc.get(&t, n));
 	CUA_CHECK(L::run(l.x, l.W, l.b, CUA_LIN_BIAS, t, l.M, l.N, l.K, stream));
@@ -503,14 +506,8 @@ template <typename L, typename Acc>
 static int l2_063(const struct cua_tensor *in, int n_in, struct cua_tensor *out, int n_out,
                   cudaStream_t stream)
 {
-	struct cua_l2_lin l;
-	CUA_CHECK(cua_l2_linear_in(in, n_in, 3, out, n_out, 2, &l));
-	const int64_t dims[2] = {l.M, l.N}, n = l.M * l.N;
-	Acc *y;
-	CUA_CHECK(cua_l2_check_out(out, 2, dims, &y));
-	CUA_CHECK(L::run(l.x, l.W, l.b, CUA_LIN_BIAS_RELU, y, l.M, l.N, l.K, stream));
-	cua_ep_unary<Acc>(n, cua_ep_div_s{2.0}, y, y, stream);
-	return (int)cudaGetLastError();
+	return cua_l2_unary_chain<L, Acc>(in, n_in, out, n_out, stream, CUA_LIN_BIAS_RELU,
+	                                 cua_ep_div_s{2.0});
 }
 
 /* L2/064: s = logsumexp_n (x·Wᵀ + b)[m,n] keepdim; y = gelu(gelu(leaky(leaky(s)))),
@@ -519,11 +516,9 @@ template <typename L, typename Acc>
 static int l2_064(const struct cua_tensor *in, int n_in, struct cua_tensor *out, int n_out,
                   cudaStream_t stream)
 {
-	struct cua_l2_lin l;
-	CUA_CHECK(cua_l2_linear_in(in, n_in, 3, out, n_out, 2, &l));
-	const int64_t dims[2] = {l.M, 1};
-	Acc *y, *t;
-	CUA_CHECK(cua_l2_check_out(out, 2, dims, &y));
+	cua_l2_io<Acc> l;
+	CUA_CHECK(cua_l2_begin(in, n_in, 3, out, n_out, 2, CUA_L2_OUT_M1, &l));
+	Acc *y = l.y, *t;
 	cua_l2_scratch sc(stream);
 	CUA_CHECK(sc.get(&t, l.M * l.N));
 	CUA_CHECK(L::run(l.x, l.W, l.b, CUA_LIN_BIAS, t, l.M, l.N, l.K, stream));
@@ -541,12 +536,12 @@ template <typename L, typename Acc>
 static int l2_066(const struct cua_tensor *in, int n_in, struct cua_tensor *out, int n_out,
                   cudaStream_t stream)
 {
-	struct cua_l2_lin l;
-	CUA_CHECK(cua_l2_linear_in(in, n_in, 4, out, n_out, 2, &l));
-	const int64_t dims[2] = {l.M, l.N}, n = l.M * l.N;
+	cua_l2_io<Acc> l;
+	CUA_CHECK(cua_l2_begin(in, n_in, 4, out, n_out, 2, CUA_L2_OUT_MN, &l));
+	const int64_t dims[2] = {l.M, l.N};
 	CUA_CHECK(cua_check_extents(&in[3], CUA_U8, 2, dims));
-	Acc *y, *t;
-	CUA_CHECK(cua_l2_check_out(out, 2, dims, &y));
+	const int64_t n = l.n;
+	Acc *y = l.y, *t;
 	cua_l2_scratch sc(stream);
 	CUA_CHECK(sc.get(&t, n));
 	CUA_CHECK(L::run(l.x, l.W, l.b, CUA_LIN_BIAS, t, l.M, l.N, l.K, stream));
@@ -561,15 +556,8 @@ template <typename L, typename Acc>
 static int l2_068(const struct cua_tensor *in, int n_in, struct cua_tensor *out, int n_out,
                   cudaStream_t stream)
 {
-	struct cua_l2_lin l;
-	CUA_CHECK(cua_l2_linear_in(in, n_in, 3, out, n_out, 2, &l));
-	const int64_t dims[2] = {l.M, l.N}, n = l.M * l.N;
-	Acc *y;
-	CUA_CHECK(cua_l2_check_out(out, 2, dims, &y));
-	CUA_CHECK(L::run(l.x, l.W, l.b, CUA_LIN_BIAS, y, l.M, l.N, l.K, stream));
-	cua_ep_unary<Acc>(n, cua_ep_clamp{-INFINITY, 2.0}, y, y, stream);
-	cua_ep_unary<Acc>(n, cua_ep_sub_s{2.0}, y, y, stream);
-	return (int)cudaGetLastError();
+	return cua_l2_unary_chain<L, Acc>(in, n_in, out, n_out, stream, CUA_LIN_BIAS,
+	                                 cua_ep_clamp{-INFINITY, 2.0}, cua_ep_sub_s{2.0});
 }
 
 /* L2/070: t = x·Wᵀ + b; y = sigmoid(t)·2 + t. */
@@ -577,11 +565,10 @@ template <typename L, typename Acc>
 static int l2_070(const struct cua_tensor *in, int n_in, struct cua_tensor *out, int n_out,
                   cudaStream_t stream)
 {
-	struct cua_l2_lin l;
-	CUA_CHECK(cua_l2_linear_in(in, n_in, 3, out, n_out, 2, &l));
-	const int64_t dims[2] = {l.M, l.N}, n = l.M * l.N;
-	Acc *y, *s;
-	CUA_CHECK(cua_l2_check_out(out, 2, dims, &y));
+	cua_l2_io<Acc> l;
+	CUA_CHECK(cua_l2_begin(in, n_in, 3, out, n_out, 2, CUA_L2_OUT_MN, &l));
+	const int64_t n = l.n;
+	Acc *y = l.y, *s;
 	cua_l2_scratch sc(stream);
 	CUA_CHECK(sc.get(&s, n));
 	CUA_CHECK(L::run(l.x, l.W, l.b, CUA_LIN_BIAS, y, l.M, l.N, l.K, stream));
@@ -623,13 +610,7 @@ template <typename L, typename Acc>
 static int l2_076(const struct cua_tensor *in, int n_in, struct cua_tensor *out, int n_out,
                   cudaStream_t stream)
 {
-	struct cua_l2_lin l;
-	CUA_CHECK(cua_l2_linear_in(in, n_in, 3, out, n_out, 2, &l));
-	const int64_t dims[2] = {l.M, l.N};
-	Acc *y;
-	CUA_CHECK(cua_l2_check_out(out, 2, dims, &y));
-	CUA_CHECK(L::run(l.x, l.W, l.b, CUA_LIN_BIAS_RELU, y, l.M, l.N, l.K, stream));
-	return (int)cudaGetLastError();
+	return cua_l2_unary_chain<L, Acc>(in, n_in, out, n_out, stream, CUA_LIN_BIAS_RELU);
 }
 
 /* L2/080 (max over dim 0, a departure): c[n] = max_m (x·Wᵀ + b)[m,n], [1,N];
@@ -638,11 +619,9 @@ template <typename L, typename Acc>
 static int l2_080(const struct cua_tensor *in, int n_in, struct cua_tensor *out, int n_out,
                   cudaStream_t stream)
 {
-	struct cua_l2_lin l;
-	CUA_CHECK(cua_l2_linear_in(in, n_in, 3, out, n_out, 2, &l));
-	const int64_t dims[2] = {1, l.N};
-	Acc *y, *t, *c, *mu;
-	CUA_CHECK(cua_l2_check_out(out, 2, dims, &y));
+	cua_l2_io<Acc> l;
+	CUA_CHECK(cua_l2_begin(in, n_in, 3, out, n_out, 2, CUA_L2_OUT_1N, &l));
+	Acc *y = l.y, *t, *c, *mu;
 	cua_l2_scratch sc(stream);
 	CUA_CHECK(sc.get(&t, l.M * l.N));
 	CUA_CHECK(sc.get(&c, l.N));
@@ -660,11 +639,10 @@ template <typename L, typename Acc>
 static int l2_081(const struct cua_tensor *in, int n_in, struct cua_tensor *out, int n_out,
                   cudaStream_t stream)
 {
-	struct cua_l2_lin l;
-	CUA_CHECK(cua_l2_linear_in(in, n_in, 3, out, n_out, 2, &l));
-	const int64_t dims[2] = {l.M, l.N}, n = l.M * l.N;
-	Acc *y, *s;
-	CUA_CHECK(cua_l2_check_out(out, 2, dims, &y));
+	cua_l2_io<Acc> l;
+	CUA_CHECK(cua_l2_begin(in, n_in, 3, out, n_out, 2, CUA_L2_OUT_MN, &l));
+	const int64_t n = l.n;
+	Acc *y = l.y, *s;
 	cua_l2_scratch sc(stream);
 	CUA_CHECK(sc.get(&s, n));
 	CUA_CHECK(L::run(l.x, l.W, l.b, CUA_LIN_BIAS, y, l.M, l.N, l.K, stream));
@@ -683,12 +661,11 @@ template <typename L, typename Acc>
 static int l2_084(const struct cua_tensor *in, int n_in, struct cua_tensor *out, int n_out,
                   cudaStream_t stream)
 {
-	struct cua_l2_lin l;
-	CUA_CHECK(cua_l2_linear_in(in, n_in, 5, out, n_out, -1, &l));
+	cua_l2_io<Acc> l;
+	CUA_CHECK(cua_l2_begin(in, n_in, 5, out, n_out, -1, CUA_L2_OUT_MN, &l));
 	CUA_CHECK(cua_check_vec(&in[4], 1));
-	const int64_t dims[2] = {l.M, l.N}, n = l.M * l.N;
-	Acc *y, *t, *u;
-	CUA_CHECK(cua_l2_check_out(out, 2, dims, &y));
+	const int64_t n = l.n;
+	Acc *y = l.y, *t, *u;
 	cua_l2_scratch sc(stream);
 	CUA_CHECK(sc.get(&t, n));
 	CUA_CHECK(sc.get(&u, n));
@@ -704,15 +681,8 @@ template <typename L, typename Acc>
 static int l2_086(const struct cua_tensor *in, int n_in, struct cua_tensor *out, int n_out,
                   cudaStream_t stream)
 {
-	struct cua_l2_lin l;
-	CUA_CHECK(cua_l2_linear_in(in, n_in, 3, out, n_out, 2, &l));
-	const int64_t dims[2] = {l.M, l.N}, n = l.M * l.N;
-	Acc *y;
-	CUA_CHECK(cua_l2_check_out(out, 2, dims, &y));
-	CUA_CHECK(L::run(l.x, l.W, l.b, CUA_LIN_BIAS, y, l.M, l.N, l.K, stream));
-	cua_ep_unary<Acc>(n, cua_ep_div_s{10.0}, y, y, stream);
-	cua_ep_unary<Acc>(n, cua_ep_gelu_erf(), y, y, stream);
-	return (int)cudaGetLastError();
+	return cua_l2_unary_chain<L, Acc>(in, n_in, out, n_out, stream, CUA_LIN_BIAS,
+	                                 cua_ep_div_s{10.0}, cua_ep_gelu_erf());
 }
 
 /* L2/088: g = GroupNorm256(x·Wᵀ + b); u = swish(g)·multiply_weight;
@@ -721,12 +691,11 @@ template <typename L, typename Acc>
 static int l2_088(const struct cua_tensor *in, int n_in, struct cua_tensor *out, int n_out,
                   cudaStream_t stream)
 {
-	struct cua_l2_lin l;
-	CUA_CHECK(cua_l2_linear_in(in, n_in, 6, out, n_out, 2, &l));
+	cua_l2_io<Acc> l;
+	CUA_CHECK(cua_l2_begin(in, n_in, 6, out, n_out, 2, CUA_L2_OUT_MN, &l));
 	CUA_CHECK(cua_check_vec(&in[5], l.N));
-	const int64_t dims[2] = {l.M, l.N}, n = l.M * l.N;
-	Acc *y, *t, *s;
-	CUA_CHECK(cua_l2_check_out(out, 2, dims, &y));
+	const int64_t n = l.n;
+	Acc *y = l.y, *t, *s;
 	cua_l2_scratch sc(stream);
 	CUA_CHECK(sc.get(&t, n));
 	CUA_CHECK(sc.get(&s, n));
@@ -744,12 +713,11 @@ template <typename L, typename Acc>
 static int l2_094(const struct cua_tensor *in, int n_in, struct cua_tensor *out, int n_out,
                   cudaStream_t stream)
 {
-	struct cua_l2_lin l;
-	CUA_CHECK(cua_l2_linear_in(in, n_in, 6, out, n_out, 2, &l));
+	cua_l2_io<Acc> l;
+	CUA_CHECK(cua_l2_begin(in, n_in, 6, out, n_out, 2, CUA_L2_OUT_MN, &l));
 	CUA_CHECK(cua_check_vec(&in[3], l.N));
-	const int64_t dims[2] = {l.M, l.N}, n = l.M * l.N;
-	Acc *y, *t;
-	CUA_CHECK(cua_l2_check_out(out, 2, dims, &y));
+	const int64_t n = l.n;
+	Acc *y = l.y, *t;
 	cua_l2_scratch sc(stream);
 	CUA_CHECK(sc.get(&t, n));
 	CUA_CHECK(L::run(l.x, l.W, l.b, CUA_LIN_BIAS, t, l.M, l.N, l.K, stream));
@@ -766,12 +734,11 @@ template <typename L, typename Acc>
 static int l2_095(const struct cua_tensor *in, int n_in, struct cua_tensor *out, int n_out,
                   cudaStream_t stream)
 {
-	struct cua_l2_lin l;
-	CUA_CHECK(cua_l2_linear_in(in, n_in, 4, out, n_out, 2, &l));
+	cua_l2_io<Acc> l;
+	CUA_CHECK(cua_l2_begin(in, n_in, 4, out, n_out, 2, CUA_L2_OUT_MN, &l));
 	CUA_CHECK(cua_check_vec(&in[3], l.N));
-	const int64_t dims[2] = {l.M, l.N}, n = l.M * l.N;
-	Acc *y, *s;
-	CUA_CHECK(cua_l2_check_out(out, 2, dims, &y));
+	const int64_t n = l.n;
+	Acc *y = l.y, *s;
 	cua_l2_scratch sc(stream);
 	CUA_CHECK(sc.get(&s, n));
 	CUA_CHECK(L::run(l.x, l.W, l.b, CUA_LIN_BIAS, y, l.M, l.N, l.K, stream));
@@ -790,12 +757,11 @@ template <typename L, typename Acc>
 static int l2_097(const struct cua_tensor *in, int n_in, struct cua_tensor *out, int n_out,
                   cudaStream_t stream)
 {
-	struct cua_l2_lin l;
-	CUA_CHECK(cua_l2_linear_in(in, n_in, 5, out, n_out, -1, &l));
+	cua_l2_io<Acc> l;
+	CUA_CHECK(cua_l2_begin(in, n_in, 5, out, n_out, -1, CUA_L2_OUT_MN, &l));
 	CUA_CHECK(cua_check_vec(&in[4], 1));
-	const int64_t dims[2] = {l.M, l.N}, n = l.M * l.N;
-	Acc *y, *t, *s;
-	CUA_CHECK(cua_l2_check_out(out, 2, dims, &y));
+	const int64_t n = l.n;
+	Acc *y = l.y, *t, *s;
 	cua_l2_scratch sc(stream);
 	CUA_CHECK(sc.get(&t, n));
 	CUA_CHECK(sc.get(&s, n));
@@ -836,11 +802,10 @@ template <typename L, typename Acc>
 static int l2_099(const struct cua_tensor *in, int n_in, struct cua_tensor *out, int n_out,
                   cudaStream_t stream)
 {
-	struct cua_l2_lin l;
-	CUA_CHECK(cua_l2_linear_in(in, n_in, 3, out, n_out, 2, &l));
-	const int64_t dims[2] = {l.M, l.N}, n = l.M * l.N;
-	Acc *y, *t;
-	CUA_CHECK(cua_l2_check_out(out, 2, dims, &y));
+	cua_l2_io<Acc> l;
+	CUA_CHECK(cua_l2_begin(in, n_in, 3, out, n_out, 2, CUA_L2_OUT_MN, &l));
+	const int64_t n = l.n;
+	Acc *y = l.y, *t;
 	cua_l2_scratch sc(stream);
 	CUA_CHECK(sc.get(&t, n));
 	CUA_CHECK(L::run(l.x, l.W, l.b, CUA_LIN_BIAS, t, l.M, l.N, l.K, stream));

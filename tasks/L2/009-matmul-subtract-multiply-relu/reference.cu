@@ -12,10 +12,9 @@
  *        -cudart shared -Iinclude -Itasks/common -o matmul-subtract-multiply-relu.so tasks/L2/009-matmul-subtract-multiply-relu/reference.cu
  * Napkin math (timed M=1024, N=8192, K=8192): 2·M·N·K = 137.4 GFLOP;
  * 336 MB at the floor (each input read once, the output written once). cuBLAS
- * strict fp32 at ~51 TFLOP/s:
- * ~2.69 ms for the GEMM; eager's epilogue passes over the M·N intermediate add
- * ~0.06 ms of HBM traffic, which a fused kernel saves. The fp64 oracle's GEMM at
- * ~15–25 TFLOP/s: ~7 ms.
+ * strict fp32 at ~51 TFLOP/s: ~2.69 ms for the GEMM; eager's epilogue passes
+ * over the M·N intermediate add ~0.06 ms of HBM traffic, which a fused kernel
+ * saves. The fp64 oracle's GEMM at ~15–25 TFLOP/s: ~7 ms.
  * Tolerance (atol 5e-4, rtol 1e-4): z ~ N(0, 2.7²) (x ~ U[0,8)): a k-ordered fp32 dot of K
  * = 8192 errs by ~1e-5·8 ≈ 1e-4 at worst, ×1.5 → atol 5e-4 keeps a 3× margin; the
  * reference's warp-strided dot errs ~1e-6. Estimates: the lead measures the worst errors on

@@ -12,10 +12,9 @@
  *        -cudart shared -Iinclude -Itasks/common -o matmul-sum-max-avgpool-logsumexp-logsumexp.so tasks/L2/018-matmul-sum-max-avgpool-logsumexp-logsumexp/reference.cu
  * Napkin math (timed M=1024, N=8192, K=8192): 2·M·N·K = 137.4 GFLOP;
  * 302 MB at the floor (each input read once, the output written once). cuBLAS
- * strict fp32 at ~51 TFLOP/s:
- * ~2.69 ms for the GEMM; eager's epilogue passes over the M·N intermediate add
- * ~0.02 ms of HBM traffic, which a fused kernel saves. The fp64 oracle's GEMM at
- * ~15–25 TFLOP/s: ~7 ms.
+ * strict fp32 at ~51 TFLOP/s: ~2.69 ms for the GEMM; eager's epilogue passes
+ * over the M·N intermediate add ~0.02 ms of HBM traffic, which a fused kernel
+ * saves. The fp64 oracle's GEMM at ~15–25 TFLOP/s: ~7 ms.
  * Tolerance (atol 1e-3, rtol 1e-4): y ~ 30 (std): the sum of N = 8192 z's, each within
  * ~1e-5 → ≲ 1e-4 random, plus the sum's rounding (~1e-4 sequential): atol 1e-3, rtol 1e-4.
  * Estimates: the lead measures the worst errors on the H200 and adjusts. */

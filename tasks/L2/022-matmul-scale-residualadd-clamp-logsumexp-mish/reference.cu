@@ -12,10 +12,9 @@
  *        -cudart shared -Iinclude -Itasks/common -o matmul-scale-residualadd-clamp-logsumexp-mish.so tasks/L2/022-matmul-scale-residualadd-clamp-logsumexp-mish/reference.cu
  * Napkin math (timed M=1024, N=8192, K=8192): 2·M·N·K = 137.4 GFLOP;
  * 302 MB at the floor (each input read once, the output written once). cuBLAS
- * strict fp32 at ~51 TFLOP/s:
- * ~2.69 ms for the GEMM; eager's epilogue passes over the M·N intermediate add
- * ~0.08 ms of HBM traffic, which a fused kernel saves. The fp64 oracle's GEMM at
- * ~15–25 TFLOP/s: ~7 ms.
+ * strict fp32 at ~51 TFLOP/s: ~2.69 ms for the GEMM; eager's epilogue passes
+ * over the M·N intermediate add ~0.08 ms of HBM traffic, which a fused kernel
+ * saves. The fp64 oracle's GEMM at ~15–25 TFLOP/s: ~7 ms.
  * Tolerance (atol 1e-3, rtol 1e-5): l ≈ 9.9 and y ≈ l² ≈ 98: l inherits the (averaged)
  * error of 4z, ~1e-6, and dy/dl ≈ 2l ≈ 20 → ~2e-5; atol 1e-3 + rtol 1e-5 (~2e-3) keeps the
  * rows' spread (±0.4) and the bias's effect (~0.02) detectable. Estimates: the lead

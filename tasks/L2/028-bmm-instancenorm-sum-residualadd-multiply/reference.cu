@@ -12,10 +12,9 @@
  *        -cudart shared -Iinclude -Itasks/common -o bmm-instancenorm-sum-residualadd-multiply.so tasks/L2/028-bmm-instancenorm-sum-residualadd-multiply/reference.cu
  * Napkin math (timed M=1024, N=8192, K=8192): 2·M·N·K = 137.4 GFLOP;
  * 369 MB at the floor (each input read once, the output written once). cuBLAS
- * strict fp32 at ~51 TFLOP/s:
- * ~2.69 ms for the GEMM; eager's epilogue passes over the M·N intermediate add
- * ~0.16 ms of HBM traffic, which a fused kernel saves. The fp64 oracle's GEMM at
- * ~15–25 TFLOP/s: ~7 ms.
+ * strict fp32 at ~51 TFLOP/s: ~2.69 ms for the GEMM; eager's epilogue passes
+ * over the M·N intermediate add ~0.16 ms of HBM traffic, which a fused kernel
+ * saves. The fp64 oracle's GEMM at ~15–25 TFLOP/s: ~7 ms.
  * Tolerance (atol 1e-4, rtol 1e-4): t = z standardised by its row's std (≈ 0.33): z's error
  * ≲ 1.5e-5 becomes ≲ 5e-5, times y < 1; atol 1e-4. Estimates: the lead measures the worst
  * errors on the H200 and adjusts. */

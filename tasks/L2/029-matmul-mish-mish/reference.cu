@@ -11,10 +11,9 @@
  *        -cudart shared -Iinclude -Itasks/common -o matmul-mish-mish.so tasks/L2/029-matmul-mish-mish/reference.cu
  * Napkin math (timed M=1024, N=8192, K=8192): 2·M·N·K = 137.4 GFLOP;
  * 336 MB at the floor (each input read once, the output written once). cuBLAS
- * strict fp32 at ~51 TFLOP/s:
- * ~2.69 ms for the GEMM; eager's epilogue passes over the M·N intermediate add
- * ~0.17 ms of HBM traffic, which a fused kernel saves. The fp64 oracle's GEMM at
- * ~15–25 TFLOP/s: ~7 ms.
+ * strict fp32 at ~51 TFLOP/s: ~2.69 ms for the GEMM; eager's epilogue passes
+ * over the M·N intermediate add ~0.17 ms of HBM traffic, which a fused kernel
+ * saves. The fp64 oracle's GEMM at ~15–25 TFLOP/s: ~7 ms.
  * Tolerance (atol 5e-5, rtol 1e-4): z ~ 0.33 errs by ≲ 1.5e-5 (k-ordered fp32 dot, K =
  * 8192); mish has slope ≤ 1.1 near 0: atol 5e-5. Estimates: the lead measures the worst
  * errors on the H200 and adjusts. */

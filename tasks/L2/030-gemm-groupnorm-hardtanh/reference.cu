@@ -12,10 +12,9 @@
  *        -cudart shared -Iinclude -Itasks/common -o gemm-groupnorm-hardtanh.so tasks/L2/030-gemm-groupnorm-hardtanh/reference.cu
  * Napkin math (timed M=1024, N=8192, K=8192): 2·M·N·K = 137.4 GFLOP;
  * 336 MB at the floor (each input read once, the output written once). cuBLAS
- * strict fp32 at ~51 TFLOP/s:
- * ~2.69 ms for the GEMM; eager's epilogue passes over the M·N intermediate add
- * ~0.12 ms of HBM traffic, which a fused kernel saves. The fp64 oracle's GEMM at
- * ~15–25 TFLOP/s: ~7 ms.
+ * strict fp32 at ~51 TFLOP/s: ~2.69 ms for the GEMM; eager's epilogue passes
+ * over the M·N intermediate add ~0.12 ms of HBM traffic, which a fused kernel
+ * saves. The fp64 oracle's GEMM at ~15–25 TFLOP/s: ~7 ms.
  * Tolerance (atol 1e-4, rtol 1e-4): normalising by a group std ≈ 0.33 turns z's ≲ 1.5e-5
  * into ≲ 5e-5, ×gn_weight ≤ 1.5: atol 1e-4. Estimates: the lead measures the worst errors
  * on the H200 and adjusts. */

@@ -12,10 +12,9 @@
  *        -cudart shared -Iinclude -Itasks/common -o matmul-swish-sum-groupnorm.so tasks/L2/037-matmul-swish-sum-groupnorm/reference.cu
  * Napkin math (timed M=32768, N=4096, K=1024): 2·M·N·K = 274.9 GFLOP;
  * 688 MB at the floor (each input read once, the output written once). cuBLAS
- * strict fp32 at ~51 TFLOP/s:
- * ~5.39 ms for the GEMM; eager's epilogue passes over the M·N intermediate add
- * ~3.50 ms of HBM traffic, which a fused kernel saves. The fp64 oracle's GEMM at
- * ~15–25 TFLOP/s: ~14 ms.
+ * strict fp32 at ~51 TFLOP/s: ~5.39 ms for the GEMM; eager's epilogue passes
+ * over the M·N intermediate add ~3.50 ms of HBM traffic, which a fused kernel
+ * saves. The fp64 oracle's GEMM at ~15–25 TFLOP/s: ~14 ms.
  * Tolerance (atol 1e-4, rtol 1e-4): after + bias (N(0,1)) a group's std is ≈ 1, so z's fp32
  * error (≲ 5e-6 at K = 1024) stays ≲ 1e-5 after the norm: atol 1e-4. Estimates: the lead
  * measures the worst errors on the H200 and adjusts. */

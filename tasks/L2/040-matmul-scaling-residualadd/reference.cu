@@ -12,10 +12,9 @@
  *        -cudart shared -Iinclude -Itasks/common -o matmul-scaling-residualadd.so tasks/L2/040-matmul-scaling-residualadd/reference.cu
  * Napkin math (timed M=16384, N=4096, K=4096): 2·M·N·K = 549.8 GFLOP;
  * 604 MB at the floor (each input read once, the output written once). cuBLAS
- * strict fp32 at ~51 TFLOP/s:
- * ~10.78 ms for the GEMM; eager's epilogue passes over the M·N intermediate add
- * ~0.37 ms of HBM traffic, which a fused kernel saves. The fp64 oracle's GEMM at
- * ~15–25 TFLOP/s: ~27 ms.
+ * strict fp32 at ~51 TFLOP/s: ~10.78 ms for the GEMM; eager's epilogue passes
+ * over the M·N intermediate add ~0.37 ms of HBM traffic, which a fused kernel
+ * saves. The fp64 oracle's GEMM at ~15–25 TFLOP/s: ~27 ms.
  * Tolerance (atol 1e-4, rtol 1e-4): y = 1.5·z, z ~ 0.33 within ≲ 1e-5 (K = 4096): atol
  * 1e-4. Estimates: the lead measures the worst errors on the H200 and adjusts. */
 #include "cuarena.h"

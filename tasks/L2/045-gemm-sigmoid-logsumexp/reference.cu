@@ -12,10 +12,9 @@
  *        -cudart shared -Iinclude -Itasks/common -o gemm-sigmoid-logsumexp.so tasks/L2/045-gemm-sigmoid-logsumexp/reference.cu
  * Napkin math (timed M=16384, K=2048, H=4096, O=1024): 2·M·H·K + 2·M·O·H = 412.3 GFLOP;
  * 185 MB at the floor (each input read once, the output written once). cuBLAS
- * strict fp32 at ~51 TFLOP/s:
- * ~8.08 ms for the GEMM; eager's epilogue passes over the M·N intermediate add
- * ~0.47 ms of HBM traffic, which a fused kernel saves. The fp64 oracle's GEMM at
- * ~15–25 TFLOP/s: ~21 ms.
+ * strict fp32 at ~51 TFLOP/s: ~8.08 ms for the GEMM; eager's epilogue passes
+ * over the M·N intermediate add ~0.47 ms of HBM traffic, which a fused kernel
+ * saves. The fp64 oracle's GEMM at ~15–25 TFLOP/s: ~21 ms.
  * Tolerance (atol 2e-5, rtol 1e-5): y ≈ 7 with a row spread ~1e-3: t errs ≲ 1e-5 (two
  * K-ordered dots), the logsumexp averages it and rounds by ~1e-6: atol 2e-5 + rtol 1e-5
  * (~9e-5). Estimates: the lead measures the worst errors on the H200 and adjusts. */

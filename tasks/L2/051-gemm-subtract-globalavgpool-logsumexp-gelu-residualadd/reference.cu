@@ -12,10 +12,9 @@
  *        -cudart shared -Iinclude -Itasks/common -o gemm-subtract-globalavgpool-logsumexp-gelu-residualadd.so tasks/L2/051-gemm-subtract-globalavgpool-logsumexp-gelu-residualadd/reference.cu
  * Napkin math (timed M=2048, N=8192, K=8192): 2·M·N·K = 274.9 GFLOP;
  * 403 MB at the floor (each input read once, the output written once). cuBLAS
- * strict fp32 at ~51 TFLOP/s:
- * ~5.39 ms for the GEMM; eager's epilogue passes over the M·N intermediate add
- * ~0.09 ms of HBM traffic, which a fused kernel saves. The fp64 oracle's GEMM at
- * ~15–25 TFLOP/s: ~14 ms.
+ * strict fp32 at ~51 TFLOP/s: ~5.39 ms for the GEMM; eager's epilogue passes
+ * over the M·N intermediate add ~0.09 ms of HBM traffic, which a fused kernel
+ * saves. The fp64 oracle's GEMM at ~15–25 TFLOP/s: ~14 ms.
  * Tolerance (atol 2e-6, rtol 2e-6): g ≈ 0.005 is small against x ∈ [0,1); the mean of N =
  * 8192 z's is accurate to ~1e-8, so y is within an ulp or two of exact; the tolerance (2e-6
  * + 2e-6·|y|) is tight so that the Linear's bias, whose mean moves g by ~5e-5, is not below

@@ -12,10 +12,9 @@
  *        -cudart shared -Iinclude -Itasks/common -o gemm-scaling-hardtanh-gelu.so tasks/L2/053-gemm-scaling-hardtanh-gelu/reference.cu
  * Napkin math (timed M=2048, N=8192, K=8192): 2·M·N·K = 274.9 GFLOP;
  * 403 MB at the floor (each input read once, the output written once). cuBLAS
- * strict fp32 at ~51 TFLOP/s:
- * ~5.39 ms for the GEMM; eager's epilogue passes over the M·N intermediate add
- * ~0.25 ms of HBM traffic, which a fused kernel saves. The fp64 oracle's GEMM at
- * ~15–25 TFLOP/s: ~14 ms.
+ * strict fp32 at ~51 TFLOP/s: ~5.39 ms for the GEMM; eager's epilogue passes
+ * over the M·N intermediate add ~0.25 ms of HBM traffic, which a fused kernel
+ * saves. The fp64 oracle's GEMM at ~15–25 TFLOP/s: ~14 ms.
  * Tolerance (atol 5e-5, rtol 1e-4): z·0.5 errs by ≲ 8e-6, GELU's slope is ≤ 1.1 here: atol
  * 5e-5. Estimates: the lead measures the worst errors on the H200 and adjusts. */
 #include "cuarena.h"

@@ -12,10 +12,9 @@
  *        -cudart shared -Iinclude -Itasks/common -o matmul-maxpool-sum-scale.so tasks/L2/055-matmul-maxpool-sum-scale/reference.cu
  * Napkin math (timed M=128, N=32768, K=32768): 2·M·N·K = 274.9 GFLOP;
  * 4312 MB at the floor (each input read once, the output written once). cuBLAS
- * strict fp32 at ~51 TFLOP/s:
- * ~5.39 ms for the GEMM; eager's epilogue passes over the M·N intermediate add
- * ~0.02 ms of HBM traffic, which a fused kernel saves. The fp64 oracle's GEMM at
- * ~15–25 TFLOP/s: ~14 ms.
+ * strict fp32 at ~51 TFLOP/s: ~5.39 ms for the GEMM; eager's epilogue passes
+ * over the M·N intermediate add ~0.02 ms of HBM traffic, which a fused kernel
+ * saves. The fp64 oracle's GEMM at ~15–25 TFLOP/s: ~14 ms.
  * Tolerance (atol 5e-3, rtol 2e-6): y ≈ 1.5e3: the sum of 16384 maxima, each within ~2e-5
  * (K = 32768), errs ~1e-3 at most, its rounding (any blocked sum) ~1e-4: atol 5e-3 + rtol
  * 2e-6 (~8e-3); tight enough that regenerating the Linear's bias (~0.3) shows. Estimates:

@@ -11,10 +11,9 @@
  *        -cudart shared -Iinclude -Itasks/common -o matmul-sigmoid-sum.so tasks/L2/056-matmul-sigmoid-sum/reference.cu
  * Napkin math (timed M=128, N=32768, K=32768): 2·M·N·K = 274.9 GFLOP;
  * 4312 MB at the floor (each input read once, the output written once). cuBLAS
- * strict fp32 at ~51 TFLOP/s:
- * ~5.39 ms for the GEMM; eager's epilogue passes over the M·N intermediate add
- * ~0.05 ms of HBM traffic, which a fused kernel saves. The fp64 oracle's GEMM at
- * ~15–25 TFLOP/s: ~14 ms.
+ * strict fp32 at ~51 TFLOP/s: ~5.39 ms for the GEMM; eager's epilogue passes
+ * over the M·N intermediate add ~0.05 ms of HBM traffic, which a fused kernel
+ * saves. The fp64 oracle's GEMM at ~15–25 TFLOP/s: ~14 ms.
  * Tolerance (atol 0.01, rtol 1e-6): y ≈ 16384 (rows differ by ~±7): sigmoid damps z's error
  * 4×, their sum over 32768 errs ≲ 1e-3, and a blocked (tree or chunked) fp32 sum rounds by
  * ~1e-3; a single sequential sum of 32768 terms errs ~0.1 and is not accepted. atol 1e-2 +

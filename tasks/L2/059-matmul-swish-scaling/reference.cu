@@ -11,10 +11,9 @@
  *        -cudart shared -Iinclude -Itasks/common -o matmul-swish-scaling.so tasks/L2/059-matmul-swish-scaling/reference.cu
  * Napkin math (timed M=128, N=32768, K=32768): 2·M·N·K = 274.9 GFLOP;
  * 4329 MB at the floor (each input read once, the output written once). cuBLAS
- * strict fp32 at ~51 TFLOP/s:
- * ~5.39 ms for the GEMM; eager's epilogue passes over the M·N intermediate add
- * ~0.06 ms of HBM traffic, which a fused kernel saves. The fp64 oracle's GEMM at
- * ~15–25 TFLOP/s: ~14 ms.
+ * strict fp32 at ~51 TFLOP/s: ~5.39 ms for the GEMM; eager's epilogue passes
+ * over the M·N intermediate add ~0.06 ms of HBM traffic, which a fused kernel
+ * saves. The fp64 oracle's GEMM at ~15–25 TFLOP/s: ~14 ms.
  * Tolerance (atol 1e-4, rtol 1e-4): z errs by ≲ 2e-5 (K = 32768), Swish's slope ≤ 1.1 here,
  * ×2: atol 1e-4. Estimates: the lead measures the worst errors on the H200 and adjusts. */
 #include "cuarena.h"

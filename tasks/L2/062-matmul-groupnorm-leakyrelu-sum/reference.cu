@@ -12,10 +12,9 @@
  *        -cudart shared -Iinclude -Itasks/common -o matmul-groupnorm-leakyrelu-sum.so tasks/L2/062-matmul-groupnorm-leakyrelu-sum/reference.cu
  * Napkin math (timed M=1024, N=8192, K=8192): 2·M·N·K = 137.4 GFLOP;
  * 336 MB at the floor (each input read once, the output written once). cuBLAS
- * strict fp32 at ~51 TFLOP/s:
- * ~2.69 ms for the GEMM; eager's epilogue passes over the M·N intermediate add
- * ~0.19 ms of HBM traffic, which a fused kernel saves. The fp64 oracle's GEMM at
- * ~15–25 TFLOP/s: ~7 ms.
+ * strict fp32 at ~51 TFLOP/s: ~2.69 ms for the GEMM; eager's epilogue passes
+ * over the M·N intermediate add ~0.19 ms of HBM traffic, which a fused kernel
+ * saves. The fp64 oracle's GEMM at ~15–25 TFLOP/s: ~7 ms.
  * Tolerance (atol 2e-4, rtol 2e-4): groups of 16 features have a std of ~0.17–0.33, small
  * ones more; z's ≲ 1.5e-5 grows to ≲ 1e-4 after ×gn_weight and ×2: atol = rtol = 2e-4.
  * Estimates: the lead measures the worst errors on the H200 and adjusts. */

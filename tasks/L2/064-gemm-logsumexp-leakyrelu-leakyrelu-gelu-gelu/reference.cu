@@ -12,10 +12,9 @@
  *        -cudart shared -Iinclude -Itasks/common -o gemm-logsumexp-leakyrelu-leakyrelu-gelu-gelu.so tasks/L2/064-gemm-logsumexp-leakyrelu-leakyrelu-gelu-gelu/reference.cu
  * Napkin math (timed M=1024, N=8192, K=8192): 2·M·N·K = 137.4 GFLOP;
  * 302 MB at the floor (each input read once, the output written once). cuBLAS
- * strict fp32 at ~51 TFLOP/s:
- * ~2.69 ms for the GEMM; eager's epilogue passes over the M·N intermediate add
- * ~0.09 ms of HBM traffic, which a fused kernel saves. The fp64 oracle's GEMM at
- * ~15–25 TFLOP/s: ~7 ms.
+ * strict fp32 at ~51 TFLOP/s: ~2.69 ms for the GEMM; eager's epilogue passes
+ * over the M·N intermediate add ~0.09 ms of HBM traffic, which a fused kernel
+ * saves. The fp64 oracle's GEMM at ~15–25 TFLOP/s: ~7 ms.
  * Tolerance (atol 2e-6, rtol 1e-6): l ≈ 9.07 and rows differ by only ~2e-3, the Linear's
  * bias moves l by ~1e-4: so the tolerance is tight, 2e-6 + 1e-6·|y| (~1.1e-5). fp32 can
  * meet it: the logsumexp averages z's errors (→ ~1e-7), a blocked sum of exp rounds by

@@ -12,10 +12,9 @@
  *        -cudart shared -Iinclude -Itasks/common -o matmul-dropout-softmax.so tasks/L2/066-matmul-dropout-softmax/reference.cu
  * Napkin math (timed M=128, N=16384, K=16384): 2·M·N·K = 68.7 GFLOP;
  * 1093 MB at the floor (each input read once, the output written once). cuBLAS
- * strict fp32 at ~51 TFLOP/s:
- * ~1.35 ms for the GEMM; eager's epilogue passes over the M·N intermediate add
- * ~0.03 ms of HBM traffic, which a fused kernel saves. The fp64 oracle's GEMM at
- * ~15–25 TFLOP/s: ~3 ms.
+ * strict fp32 at ~51 TFLOP/s: ~1.35 ms for the GEMM; eager's epilogue passes
+ * over the M·N intermediate add ~0.03 ms of HBM traffic, which a fused kernel
+ * saves. The fp64 oracle's GEMM at ~15–25 TFLOP/s: ~3 ms.
  * Tolerance (atol 1e-9, rtol 1e-4): softmax values are ~6e-5 each, so the tolerance is
  * relative (rtol 1e-4, as L1's softmax): d's error (≲ 2e-5 absolute) is its relative error
  * in y. Estimates: the lead measures the worst errors on the H200 and adjusts. */

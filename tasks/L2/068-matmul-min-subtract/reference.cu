@@ -11,10 +11,9 @@
  *        -cudart shared -Iinclude -Itasks/common -o matmul-min-subtract.so tasks/L2/068-matmul-min-subtract/reference.cu
  * Napkin math (timed M=128, N=16384, K=16384): 2·M·N·K = 68.7 GFLOP;
  * 1091 MB at the floor (each input read once, the output written once). cuBLAS
- * strict fp32 at ~51 TFLOP/s:
- * ~1.35 ms for the GEMM; eager's epilogue passes over the M·N intermediate add
- * ~0.01 ms of HBM traffic, which a fused kernel saves. The fp64 oracle's GEMM at
- * ~15–25 TFLOP/s: ~3 ms.
+ * strict fp32 at ~51 TFLOP/s: ~1.35 ms for the GEMM; eager's epilogue passes
+ * over the M·N intermediate add ~0.01 ms of HBM traffic, which a fused kernel
+ * saves. The fp64 oracle's GEMM at ~15–25 TFLOP/s: ~3 ms.
  * Tolerance (atol 5e-5, rtol 1e-4): y ≈ z − 2: z errs by ≲ 2e-5 (K = 16384) and rtol·|y| ≈
  * 2e-4 dominates. Estimates: the lead measures the worst errors on the H200 and adjusts. */
 #include "cuarena.h"

@@ -12,10 +12,9 @@
  *        -cudart shared -Iinclude -Itasks/common -o gemm-groupnorm-min-biasadd.so tasks/L2/075-gemm-groupnorm-min-biasadd/reference.cu
  * Napkin math (timed M=1024, N=8192, K=8192): 2·M·N·K = 137.4 GFLOP;
  * 336 MB at the floor (each input read once, the output written once). cuBLAS
- * strict fp32 at ~51 TFLOP/s:
- * ~2.69 ms for the GEMM; eager's epilogue passes over the M·N intermediate add
- * ~0.16 ms of HBM traffic, which a fused kernel saves. The fp64 oracle's GEMM at
- * ~15–25 TFLOP/s: ~7 ms.
+ * strict fp32 at ~51 TFLOP/s: ~2.69 ms for the GEMM; eager's epilogue passes
+ * over the M·N intermediate add ~0.16 ms of HBM traffic, which a fused kernel
+ * saves. The fp64 oracle's GEMM at ~15–25 TFLOP/s: ~7 ms.
  * Tolerance (atol 1e-4, rtol 1e-4): the row minimum of normalised values (≈ −5) errs like
  * one of them: z's ≲ 1.5e-5 over a group std ~0.3, ×gn_weight: ≲ 8e-5 worst: atol = rtol =
  * 1e-4. Estimates: the lead measures the worst errors on the H200 and adjusts. */

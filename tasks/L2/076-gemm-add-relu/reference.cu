@@ -11,10 +11,9 @@
  *        -cudart shared -Iinclude -Itasks/common -o gemm-add-relu.so tasks/L2/076-gemm-add-relu/reference.cu
  * Napkin math (timed M=1024, N=8192, K=8192): 2·M·N·K = 137.4 GFLOP;
  * 336 MB at the floor (each input read once, the output written once). cuBLAS
- * strict fp32 at ~51 TFLOP/s:
- * ~2.69 ms for the GEMM; eager's epilogue passes over the M·N intermediate add
- * ~0.03 ms of HBM traffic, which a fused kernel saves. The fp64 oracle's GEMM at
- * ~15–25 TFLOP/s: ~7 ms.
+ * strict fp32 at ~51 TFLOP/s: ~2.69 ms for the GEMM; eager's epilogue passes
+ * over the M·N intermediate add ~0.03 ms of HBM traffic, which a fused kernel
+ * saves. The fp64 oracle's GEMM at ~15–25 TFLOP/s: ~7 ms.
  * Tolerance (atol 5e-5, rtol 1e-4): z errs by ≲ 1.5e-5 and y ≲ 4: atol 5e-5 with rtol 1e-4.
  * Estimates: the lead measures the worst errors on the H200 and adjusts. */
 #include "cuarena.h"
