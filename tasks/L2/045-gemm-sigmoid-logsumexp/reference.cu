@@ -15,9 +15,11 @@
  * strict fp32 at ~51 TFLOP/s: ~8.08 ms for the GEMM; eager's epilogue passes
  * over the M·N intermediate add ~0.47 ms of HBM traffic, which a fused kernel
  * saves. The fp64 oracle's GEMM at ~15–25 TFLOP/s: ~21 ms.
- * Tolerance (atol 2e-5, rtol 1e-5): y ≈ 7 with a row spread ~1e-3: t errs ≲ 1e-5 (two
- * K-ordered dots), the logsumexp averages it and rounds by ~1e-6: atol 2e-5 + rtol 1e-5
- * (~9e-5). Estimates: the lead measures the worst errors on the H200 and adjusts. */
+ * Tolerance (atol 2e-6, rtol 1e-6): y ≈ 7 with a row spread ~1e-3, and regenerating b1 or
+ * b2 moves y by only ~1e-4, so the tolerance is tight, 2e-6 + 1e-6·|y| (~9e-6). fp32 meets
+ * it: t's errors (≲ 1e-5 each) are averaged by the logsumexp's weights (~1/1024), a blocked
+ * sum of exp rounds by ~1e-7 relative, the final add by half an ulp of 7 (4.8e-7).
+ * Estimates: the lead measures the worst errors on the H200 and adjusts. */
 #include "cuarena.h"
 #include "l2-gemm.cuh"
 
