@@ -488,4 +488,69 @@ static inline void cua_ep_batchnorm_train(const In *x, const float *w, const flo
 	                                          stream>>>(x, w, b, y, N, C, S, (Acc)eps);
 }
 
+/* ---- appended: masked scale, two-vector broadcast, pooling over the last dim ----
+ *     cua_ep_masked_scale{s}  f(a, keep) = keep ≠ 0 ? a·s : 0   (dropout with a
+ *                             declared keep-mask, s = 1/(1 − p))
+ *     cua_ep_bcast2(n, f, a, Ca, ia, v, Cv, iv, y)
+ *                             y[i] = f(a[(i / ia) % Ca], v[(i / iv) % Cv])  (an outer
+ *                             sum or product of two broadcast tensors)
+ *     cua_ep_pool_last(max, x, y, rows, L, k)
+ *                             x [rows, L] → y [rows, L/k] (floor): window j is
+ *                             x[r, j·k .. j·k + k − 1] (kernel = stride = k, no
+ *                             padding: MaxPool1d / AvgPool1d(k) on [rows, 1, L]);
+ *                             max, or the window sum / k. */
+struct cua_ep_masked_scale {
+	double s;
+	template <typename T> __host__ __device__ T operator()(T a, T keep) const
+	{
+		return keep != T(0) ? a * T(s) : T(0);
+	}
+};
+
+template <typename Acc, typename F, typename InA, typename InV, typename Out>
+__global__ void ep_bcast2_kernel(int64_t n, F f, const InA *__restrict__ a, int64_t Ca,
+                                 int64_t ia, const InV *__restrict__ v, int64_t Cv, int64_t iv,
+                                 Out *__restrict__ y)
+{
+	for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
+	     i += (int64_t)gridDim.x * blockDim.x)
+		y[i] = (Out)f((Acc)a[(i / ia) % Ca], (Acc)v[(i / iv) % Cv]);
+}
+
+template <typename Acc, typename F, typename InA, typename InV, typename Out>
+static inline void cua_ep_bcast2(int64_t n, F f, const InA *a, int64_t Ca, int64_t ia,
+                                 const InV *v, int64_t Cv, int64_t iv, Out *y,
+                                 cudaStream_t stream)
+{
+	ep_bcast2_kernel<Acc><<<cua_blocks_1d(n, CUA_EP_THREADS), CUA_EP_THREADS, 0, stream>>>(
+		n, f, a, Ca, ia, v, Cv, iv, y);
+}
+
+/* One thread per output window, in window order. */
+template <typename Acc, typename In, typename Out>
+__global__ void ep_pool_last_kernel(bool is_max, const In *__restrict__ x, Out *__restrict__ y,
+                                    int64_t rows, int64_t L, int64_t k)
+{
+	const int64_t P = L / k, total = rows * P;
+	for (int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; t < total;
+	     t += (int64_t)gridDim.x * blockDim.x) {
+		const In *w = x + (t / P) * L + (t % P) * k;
+		Acc acc = (Acc)w[0];
+		for (int64_t j = 1; j < k; j++) {
+			const Acc v = (Acc)w[j];
+			acc = is_max ? (v > acc ? v : acc) : acc + v;
+		}
+		y[t] = (Out)(is_max ? acc : acc / (Acc)k);
+	}
+}
+
+/* L >= k >= 1. */
+template <typename Acc, typename In, typename Out>
+static inline void cua_ep_pool_last(bool is_max, const In *x, Out *y, int64_t rows, int64_t L,
+                                    int64_t k, cudaStream_t stream)
+{
+	ep_pool_last_kernel<Acc, In, Out><<<cua_blocks_1d(rows * (L / k), CUA_EP_THREADS),
+	                                    CUA_EP_THREADS, 0, stream>>>(is_max, x, y, rows, L, k);
+}
+
 #endif /* CUA_COMMON_EPILOGUE_CUH */

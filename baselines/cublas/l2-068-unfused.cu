@@ -1,0 +1,5 @@
+/* L2/068 library-unfused baseline: cuBLAS SGEMM in strict fp32 for the Linear, then the
+ * reference's naive kernels for the rest (tasks/common/l2-gemm.cuh, l2_068), as eager PyTorch. */
+#include "l2-gemm-common.cuh"
+
+L2_GEMM_BASELINE(l2_068, blas_linear)

@@ -1,0 +1,5 @@
+/* L2/080 library-fused baseline: one cuBLASLt matmul (strict fp32) with the Linear's bias in
+ * its epilogue, then the reference's naive kernels for the rest (tasks/common/l2-gemm.cuh). */
+#include "l2-gemm-common.cuh"
+
+L2_GEMM_BASELINE(l2_080, blaslt_linear)

@@ -1,0 +1,25 @@
+/* L2/009 reference (9_Matmul_Subtract_Multiply_ReLU): Linear, subtract 2, multiply by 1.5,
+ * ReLU.
+ * The chain (tasks/common/l2-gemm.cuh, l2_009): see task.json's description.
+ * cua_solve is the nvcc baseline: the unfused chain, the naive GEMM (one warp per
+ * output, W's rows contiguous in k) then one naive kernel per operator as eager
+ * PyTorch runs them, intermediates in stream-ordered scratch; cua_oracle runs the
+ * same chain in double (gemm.cuh's tiled fp64 GEMM) and writes f64.
+ * Baselines: cublas/l2-009-unfused (cuBLAS SGEMM, strict fp32, + these kernels),
+ * cublas/l2-009-fused (cuBLASLt matmul with the bias in its epilogue
+ * (CUBLASLT_EPILOGUE_BIAS), the rest of the chain as naive kernels).
+ * Build: nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Xcompiler -fPIC -shared
+ *        -cudart shared -Iinclude -Itasks/common -o matmul-subtract-multiply-relu.so tasks/L2/009-matmul-subtract-multiply-relu/reference.cu
+ * Napkin math (timed M=1024, N=8192, K=8192): 2·M·N·K = 137.4 GFLOP;
+ * 336 MB at the floor (each input read once, the output written once). cuBLAS
+ * strict fp32 at ~51 TFLOP/s: ~2.69 ms for the GEMM; eager's epilogue passes
+ * over the M·N intermediate add ~0.06 ms of HBM traffic, which a fused kernel
+ * saves. The fp64 oracle's GEMM at ~15–25 TFLOP/s: ~7 ms.
+ * Tolerance (atol 5e-4, rtol 1e-4): z ~ N(0, 2.7²) (x ~ U[0,8)): a k-ordered fp32 dot of K
+ * = 8192 errs by ~1e-5·8 ≈ 1e-4 at worst, ×1.5 → atol 5e-4 keeps a 3× margin; the
+ * reference's warp-strided dot errs ~1e-6. Estimates: the lead measures the worst errors on
+ * the H200 and adjusts. */
+#include "cuarena.h"
+#include "l2-gemm.cuh"
+
+CUA_L2_REFERENCE(l2_009)

@@ -1,0 +1,23 @@
+/* L2/040 reference (40_Matmul_Scaling_ResidualAdd): Linear, scale by 0.5, add the unscaled
+ * copy.
+ * The chain (tasks/common/l2-gemm.cuh, l2_040): see task.json's description.
+ * cua_solve is the nvcc baseline: the unfused chain, the naive GEMM (one warp per
+ * output, W's rows contiguous in k) then one naive kernel per operator as eager
+ * PyTorch runs them, intermediates in stream-ordered scratch; cua_oracle runs the
+ * same chain in double (gemm.cuh's tiled fp64 GEMM) and writes f64.
+ * Baselines: cublas/l2-040-unfused (cuBLAS SGEMM, strict fp32, + these kernels),
+ * cublas/l2-040-fused (cuBLASLt matmul with the bias in its epilogue
+ * (CUBLASLT_EPILOGUE_BIAS), the rest of the chain as naive kernels).
+ * Build: nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Xcompiler -fPIC -shared
+ *        -cudart shared -Iinclude -Itasks/common -o matmul-scaling-residualadd.so tasks/L2/040-matmul-scaling-residualadd/reference.cu
+ * Napkin math (timed M=16384, N=4096, K=4096): 2·M·N·K = 549.8 GFLOP;
+ * 604 MB at the floor (each input read once, the output written once). cuBLAS
+ * strict fp32 at ~51 TFLOP/s: ~10.78 ms for the GEMM; eager's epilogue passes
+ * over the M·N intermediate add ~0.37 ms of HBM traffic, which a fused kernel
+ * saves. The fp64 oracle's GEMM at ~15–25 TFLOP/s: ~27 ms.
+ * Tolerance (atol 1e-4, rtol 1e-4): y = 1.5·z, z ~ 0.33 within ≲ 1e-5 (K = 4096): atol
+ * 1e-4. Estimates: the lead measures the worst errors on the H200 and adjusts. */
+#include "cuarena.h"
+#include "l2-gemm.cuh"
+
+CUA_L2_REFERENCE(l2_040)

@@ -1,0 +1,22 @@
+/* L2/059 reference (59_Matmul_Swish_Scaling): Linear, Swish, scale by 2.
+ * The chain (tasks/common/l2-gemm.cuh, l2_059): see task.json's description.
+ * cua_solve is the nvcc baseline: the unfused chain, the naive GEMM (one warp per
+ * output, W's rows contiguous in k) then one naive kernel per operator as eager
+ * PyTorch runs them, intermediates in stream-ordered scratch; cua_oracle runs the
+ * same chain in double (gemm.cuh's tiled fp64 GEMM) and writes f64.
+ * Baselines: cublas/l2-059-unfused (cuBLAS SGEMM, strict fp32, + these kernels),
+ * cublas/l2-059-fused (cuBLASLt matmul with the bias in its epilogue
+ * (CUBLASLT_EPILOGUE_BIAS), the rest of the chain as naive kernels).
+ * Build: nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Xcompiler -fPIC -shared
+ *        -cudart shared -Iinclude -Itasks/common -o matmul-swish-scaling.so tasks/L2/059-matmul-swish-scaling/reference.cu
+ * Napkin math (timed M=128, N=32768, K=32768): 2·M·N·K = 274.9 GFLOP;
+ * 4329 MB at the floor (each input read once, the output written once). cuBLAS
+ * strict fp32 at ~51 TFLOP/s: ~5.39 ms for the GEMM; eager's epilogue passes
+ * over the M·N intermediate add ~0.06 ms of HBM traffic, which a fused kernel
+ * saves. The fp64 oracle's GEMM at ~15–25 TFLOP/s: ~14 ms.
+ * Tolerance (atol 1e-4, rtol 1e-4): z errs by ≲ 2e-5 (K = 32768), Swish's slope ≤ 1.1 here,
+ * ×2: atol 1e-4. Estimates: the lead measures the worst errors on the H200 and adjusts. */
+#include "cuarena.h"
+#include "l2-gemm.cuh"
+
+CUA_L2_REFERENCE(l2_059)

@@ -1,0 +1,24 @@
+/* L2/080 reference (80_Gemm_Max_Subtract_GELU): Linear, max over the batch (dim 0),
+ * subtract the mean, GELU.
+ * The chain (tasks/common/l2-gemm.cuh, l2_080): see task.json's description.
+ * cua_solve is the nvcc baseline: the unfused chain, the naive GEMM (one warp per
+ * output, W's rows contiguous in k) then one naive kernel per operator as eager
+ * PyTorch runs them, intermediates in stream-ordered scratch; cua_oracle runs the
+ * same chain in double (gemm.cuh's tiled fp64 GEMM) and writes f64.
+ * Baselines: cublas/l2-080-unfused (cuBLAS SGEMM, strict fp32, + these kernels),
+ * cublas/l2-080-fused (cuBLASLt matmul with the bias in its epilogue
+ * (CUBLASLT_EPILOGUE_BIAS), the rest of the chain as naive kernels).
+ * Build: nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Xcompiler -fPIC -shared
+ *        -cudart shared -Iinclude -Itasks/common -o gemm-max-subtract-gelu.so tasks/L2/080-gemm-max-subtract-gelu/reference.cu
+ * Napkin math (timed M=1024, N=8192, K=8192): 2·M·N·K = 137.4 GFLOP;
+ * 302 MB at the floor (each input read once, the output written once). cuBLAS
+ * strict fp32 at ~51 TFLOP/s: ~2.69 ms for the GEMM; eager's epilogue passes
+ * over the M·N intermediate add ~0.06 ms of HBM traffic, which a fused kernel
+ * saves. The fp64 oracle's GEMM at ~15–25 TFLOP/s: ~7 ms.
+ * Tolerance (atol 5e-5, rtol 1e-4): a maximum is as accurate as its inputs: z's ≲ 1.5e-5,
+ * GELU's slope ≤ 1.1: atol 5e-5. Estimates: the lead measures the worst errors on the H200
+ * and adjusts. */
+#include "cuarena.h"
+#include "l2-gemm.cuh"
+
+CUA_L2_REFERENCE(l2_080)
