@@ -67,6 +67,12 @@ char *cua_prompt_render(const struct cua_task *t, const char *root);
 int cua_cli_report(struct cua_cli *cli, const char *task, const char *src,
                    const struct cua_eval_opts *base_opts);
 
+/* `eval --compile-only`: builds the candidate and runs the checks made before a
+ * kernel runs (cua_precheck), with no GPU; prints the verdict. Exit code 0 when
+ * the kernel would run, 1 when it is rejected, 3 when a tool is missing. */
+int cua_cli_precheck(struct cua_cli *cli, const char *task, const char *src,
+                     const struct cua_eval_opts *o);
+
 /* Parses the options `eval` and `baselines` share (--no-time, --max-time-s S,
  * --timeout-s S) into o; positional arguments go to pos. Returns how many
  * positional arguments there were, or -1 on a usage error. */

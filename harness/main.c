@@ -15,7 +15,8 @@ static const struct cua_command commands[] = {
 	{"compare", cmd_compare, "cuarena compare OLD NEW [--threshold PCT] [--final] [--json]"},
 	{"doctor", cmd_doctor, "cuarena doctor [--measure] [--json]"},
 	{"env", cmd_env, "cuarena env   (reset/step as JSON lines on stdin/stdout)"},
-	{"eval", cmd_eval, "cuarena eval TASK FILE.cu [--json] [--no-time] [--max-time-s S]"},
+	{"eval", cmd_eval, "cuarena eval TASK FILE.cu [--json] [--no-time] [--max-time-s S] "
+	                   "[--timeout-s S] [--compile-only]"},
 	{"history", cmd_history, "cuarena history DIR [--out DIR] [--format png|svg] [--json]"},
 	{"list", cmd_list, "cuarena list [--level N] [--json]"},
 	{"plot", cmd_plot, "cuarena plot RUN... --out DIR [--format png|svg] [--baseline NAME] "
