@@ -13,6 +13,7 @@ enum {
 	CUA_EXIT_FAILED = 1,   /* something evaluated failed or regressed */
 	CUA_EXIT_USAGE = 2,
 	CUA_EXIT_ENV = 3,      /* environment: no GPU, no nvcc, missing files */
+	CUA_EXIT_AGENT = 4,    /* `run`: an episode ended because its agent failed */
 };
 
 struct cua_cli {
@@ -26,6 +27,8 @@ struct cua_command {
 	const char *name;
 	int (*fn)(struct cua_cli *cli, int argc, char **argv);
 	const char *usage;     /* one line, shown by `cuarena help` and on misuse */
+	const char *summary;   /* what it does, and its exit codes when they say more
+	                        * than the common ones: `cuarena CMD --help` */
 };
 
 int cmd_list(struct cua_cli *cli, int argc, char **argv);
