@@ -512,7 +512,10 @@ enum cua_status cua_build_candidate(const struct cua_task *t, const char *src_pa
 	struct cua_build_opts bo = o->build;
 	struct cua_symcheck_policy pol;
 	cua_subject_libs(t, CUA_SUBJECT_CANDIDATE, "candidate", &bo, &pol);
-	return cua_build_so(src_path, &bo, b, err, errlen);
+	enum cua_status st = cua_build_so(src_path, &bo, b, err, errlen);
+	if (st == CUA_OK)
+		cua_precheck_warm(b, bo.nvcc);   /* the SASS scan, before any GPU lock */
+	return st;
 }
 
 enum cua_status cua_eval_built(const struct cua_task *t, const char *src_path,
@@ -544,6 +547,8 @@ enum cua_status cua_prebuild_baselines(const struct cua_task *t,
 		enum cua_status st = cua_build_so(path, &bo, &b, err, errlen);
 		if (st != CUA_OK)
 			return st;
+		if (i < 0)
+			cua_precheck_warm(&b, bo.nvcc);   /* the reference's SASS is checked too */
 		*built += !b.cached;
 		cua_build_free(&b);
 	}
@@ -585,6 +590,8 @@ static void *build_thread(void *arg)
 {
 	struct cand_build *cb = arg;
 	cb->st = cua_build_so(cb->src, &cb->bo, &cb->b, cb->err, sizeof(cb->err));
+	if (cb->st == CUA_OK)
+		cua_precheck_warm(&cb->b, cb->bo.nvcc);   /* while the GPU runs the baselines */
 	return NULL;
 }
 

@@ -4,6 +4,7 @@
 #include "sass.h"
 
 #include <string.h>
+#include <unistd.h>
 
 void cua_subject_libs(const struct cua_task *t, enum cua_subject_kind kind,
                       const char *subject, struct cua_build_opts *bo,
@@ -36,6 +37,20 @@ static void sass_cache_path(const char *so_path, char *buf, size_t len)
 		snprintf(buf, len, "%.*s.sass", (int)(n - 3), so_path);
 	else
 		buf[0] = '\0';
+}
+
+void cua_precheck_warm(const struct cua_build *b, const char *nvcc)
+{
+	char cache[4200], err[CUA_ERR_LEN];
+	struct cua_sass_scan sc;
+
+	if (!b->ok)
+		return;
+	sass_cache_path(b->so_path, cache, sizeof(cache));
+	if (!cache[0] || access(cache, R_OK) == 0)
+		return;
+	(void)cua_sass_scan_file(b->so_path, cua_find_cuobjdump(nvcc), cache, &sc, err,
+	                         sizeof(err));
 }
 
 enum cua_status cua_precheck(const struct cua_task *t, const char *src_path,

@@ -30,4 +30,10 @@ enum cua_status cua_precheck(const struct cua_task *t, const char *src_path,
                              struct cua_build *b_out, struct cua_eval *e, char *err,
                              size_t errlen);
 
+/* Lists a fresh build's SASS into the cache beside it (the scan cua_precheck
+ * reads), so that the check costs nothing where a GPU lock is held: nvdisasm
+ * takes ~2 s even for a small object. Errors are left for cua_precheck to
+ * report. No-op for a failed build or one already scanned. */
+void cua_precheck_warm(const struct cua_build *b, const char *nvcc);
+
 #endif /* CUA_PRECHECK_H */

@@ -244,6 +244,10 @@ else
 fi
 expect_in "$OUT" "$ROOT" "doctor prints the root"
 
+if [ -x /opt/cuarena/cuda-tools/bin/cuobjdump ] || [ -x "${CUDA_HOME:-/usr/local/cuda}/bin/cuobjdump" ]; then
+	expect_in "$OUT" "cuobjdump /" "doctor names the cuobjdump the SASS check uses"
+fi
+
 cua doctor --json
 expect_json "doctor --json prints valid JSON"
 json_check "j['root'] == '$ROOT' and 'libraries' in j" "doctor --json has root and libraries"
@@ -329,6 +333,14 @@ PY
 else
 	skip "eval --compile-only (no nvcc here)"
 fi
+
+# ---- the ABI's promises reach the agent ------------------------------------------
+cua show relu
+expect_in "$OUT" "aligned to 256 bytes" "the prompt promises 256-byte aligned tensors"
+expect_in "$OUT" "NaN poison pattern" "the prompt says outputs arrive poisoned"
+expect_in "$OUT" "cudaMallocAsync/cudaFreeAsync on \`stream\`" "the prompt says what may be allocated"
+expect_in "$OUT" "#define CUA_TENSOR_ALIGN 256" "the header shown in the prompt defines the alignment"
+expect_in "$OUT" "forbidden_instruction" "a strict task's prompt says the machine code is checked"
 
 # ---- every command answers --help ---------------------------------------------------
 for c in baselines board catalogue compare doctor env eval history list plot run selftest show table; do

@@ -216,3 +216,54 @@ Test(precheck, the_sass_scan_is_cached_beside_the_build)
 	cr_expect_eq(ev.verdict, CUA_VERDICT_FORBIDDEN_INSTRUCTION, "%s", ev.message);
 	cr_expect(ev.cache_hit);
 }
+
+/* Hidden visibility: the object exports cua_solve and nothing else of its own. */
+Test(precheck, only_what_the_header_exports_is_exported)
+{
+	need_tools();
+	if (system("command -v nm >/dev/null 2>&1") != 0)
+		cr_skip_test("no nm (binutils) to list the exports");
+	precheck_text("relu",
+		"#include \"cuarena.h\"\n"
+		"__device__ float relu_one(float v) { return fmaxf(v, 0.f); }\n"
+		"float host_helper(float v) { return v; }\n"
+		"__global__ void relu_kernel(const float *x, float *y, int64_t n)\n"
+		"{\n"
+		"\tint64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;\n"
+		"\tif (i < n) y[i] = relu_one(x[i]);\n"
+		"}\n" SOLVE_RELU("relu_kernel"), CUA_SUBJECT_CANDIDATE);
+	cr_assert_eq(ev.verdict, CUA_VERDICT_OK, "%s", ev.message);
+	char cmd[4400], line[512], all[4096] = "";
+	snprintf(cmd, sizeof(cmd), "nm -D --defined-only '%s'", build.so_path);
+	FILE *p = popen(cmd, "r");
+	cr_assert_not_null(p);
+	int functions = 0;
+	while (fgets(line, sizeof(line), p)) {
+		char addr[64], type[8], name[400];
+		if (sscanf(line, "%63s %7s %399s", addr, type, name) == 3 && !strcmp(type, "T")) {
+			functions++;
+			strncat(all, name, sizeof(all) - strlen(all) - 2);
+			strcat(all, " ");
+		}
+	}
+	pclose(p);
+	cr_expect_eq(functions, 1, "exported functions: %s", all);
+	cr_expect(strstr(all, "cua_solve "), "%s", all);
+}
+
+/* nvdisasm takes ~2 s: a run's candidate build pays it on the CPU, not under the
+ * GPU lock (cua_eval_built then reads the cached scan). */
+Test(precheck, building_a_candidate_lists_its_sass_before_the_gpu_is_taken)
+{
+	need_tools();
+	char path[4200], cached[4200];
+	const struct cua_task *t = cua_catalogue_find(&cat, "sgemm", err, sizeof(err));
+	cr_assert_not_null(t);
+	snprintf(path, sizeof(path), "%s/tests/gpu/candidates/sgemm-tiled.cu", root);
+	cr_assert_eq(cua_build_candidate(t, path, &opts, &build, err, sizeof(err)), CUA_OK, "%s",
+	             err);
+	cr_assert(build.ok);
+	size_t n = strlen(build.so_path);
+	snprintf(cached, sizeof(cached), "%.*s.sass", (int)(n - 3), build.so_path);
+	cr_expect_eq(access(cached, R_OK), 0, "no scan at %s", cached);
+}
