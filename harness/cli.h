@@ -77,7 +77,7 @@ int cua_cli_precheck(struct cua_cli *cli, const char *task, const char *src,
                      const struct cua_eval_opts *o);
 
 /* Parses the options `eval` and `baselines` share (--no-time, --max-time-s S,
- * --timeout-s S) into o; positional arguments go to pos. Returns how many
+ * --timeout-s S, --compile-timeout-s S) into o; positional arguments go to pos. Returns how many
  * positional arguments there were, or -1 on a usage error. */
 int cua_cli_eval_args(struct cua_cli *cli, int argc, char **argv,
                       struct cua_eval_opts *o, const char **pos, int max_pos);

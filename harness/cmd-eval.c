@@ -18,6 +18,11 @@ int cua_cli_eval_args(struct cua_cli *cli, int argc, char **argv,
 			o->max_time_s = strtod(argv[++i], &end);
 			if (*end || !(o->max_time_s > 0 && o->max_time_s <= 600))
 				return -1;
+		} else if (!strcmp(argv[i], "--compile-timeout-s") && i + 1 < argc) {
+			char *end;
+			o->build.timeout_s = strtod(argv[++i], &end);
+			if (*end || !(o->build.timeout_s > 0 && o->build.timeout_s <= 3600))
+				return -1;
 		} else if (!strcmp(argv[i], "--timeout-s") && i + 1 < argc) {
 			char *end;
 			o->run_timeout_s = strtod(argv[++i], &end);

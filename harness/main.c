@@ -22,7 +22,7 @@ static const struct cua_command commands[] = {
 	{"env", cmd_env, "cuarena env   (reset/step as JSON lines on stdin/stdout)",
 	 "reset/step as JSON lines on stdin/stdout, for RL trainers that own the loop (docs/AGENT-PROTOCOL.md)."},
 	{"eval", cmd_eval, "cuarena eval TASK FILE.cu [--json] [--no-time] [--max-time-s S] "
-	                   "[--timeout-s S] [--compile-only]",
+	                   "[--timeout-s S] [--compile-timeout-s S] [--compile-only]",
 	 "Judges and times a candidate against every baseline of the task. --compile-only builds it and runs\nthe checks made before a kernel runs (symbols, SASS precision policy) with no GPU: exit 0 when it\nwould run, 1 with the verdict when it is rejected."},
 	{"history", cmd_history, "cuarena history DIR [--out DIR] [--format png|svg] [--json]",
 	 "Trends over nightly runs in DIR (gnuplot figures)."},

@@ -28,6 +28,9 @@ static void setup(void)
 	snprintf(cache, sizeof(cache), "%s/cache", tmp);
 	cr_assert_eq(cua_catalogue_load(root, &cat, err, sizeof(err)), CUA_OK, "%s", err);
 	cua_eval_opts_init(&opts, root, NULL, cache);
+	/* these tests are about what links, not how fast: a Thrust build alone takes
+	 * ~13 s on 2 cores, and the suite runs other builds beside it */
+	opts.build.timeout_s = 400;
 	memset(&build, 0, sizeof(build));
 	cua_eval_init(&ev, "candidate");
 }
@@ -41,7 +44,7 @@ static void teardown(void)
 		cua_rmtree(tmp);
 }
 
-TestSuite(precheck, .init = setup, .fini = teardown, .timeout = 120);
+TestSuite(precheck, .init = setup, .fini = teardown, .timeout = 600);
 
 static void need_tools(void)
 {
