@@ -1,7 +1,7 @@
 /* test-sass.c — the SASS precision check (harness/sass.c): listings that cuobjdump
  * 13.2 printed for kernels built here with nvcc 13.0 for sm_90a (tests/data/sass/:
  * sgemm-tiled = tests/gpu/candidates/sgemm-tiled.cu, the tf32 and fp16 cheats, a
- * split-bf16 wmma GEMM, and half2-and-mma-sync.cu.txt's kernels), and the policy
+ * split-bf16 wmma GEMM, half2-and-mma-sync.cu.txt's and wgmma.cu.txt's kernels), and the policy
  * table by opcode. Needs neither cuobjdump nor a GPU. */
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
@@ -95,6 +95,21 @@ Test(sass, mma_sync_and_half2_intrinsics_are_each_seen_in_their_kernel)
 	/* int8 tensor cores are below every policy */
 	cr_expect_geq(cua_sass_check(&scan, CUA_PREC_HALF_ALLOWED, msg, sizeof msg), 0);
 	cr_expect(strstr(msg, "IMMA.16816.S8.S8 in kernel kmma(float const*, float*)"), "%s", msg);
+}
+
+Test(sass, wgmma_is_hgmma_by_operand_type_and_fp8_wgmma_is_qgmma)
+{
+	/* wgmma.cu.txt: m64n8k8 tf32, m64n8k16 bf16, m64n8k32 e4m3 (a cubin's listing) */
+	parse_fixture("wgmma.txt");
+	cr_expect_eq(scan.kernels, 3);
+	cr_assert(found("HGMMA.64x8x8.F32.TF32"));
+	cr_assert(found("HGMMA.64x8x16.F32.BF16"));
+	cr_assert(found("QGMMA.64x8x32.F32.E4M3.E4M3"));
+	cr_expect_null(cua_sass_judge("HGMMA.64x8x8.F32.TF32", CUA_PREC_TF32_ALLOWED));
+	cr_expect_not_null(cua_sass_judge("HGMMA.64x8x16.F32.BF16", CUA_PREC_TF32_ALLOWED));
+	cr_expect_null(cua_sass_judge("HGMMA.64x8x16.F32.BF16", CUA_PREC_HALF_ALLOWED));
+	cr_expect_not_null(cua_sass_judge("QGMMA.64x8x32.F32.E4M3.E4M3", CUA_PREC_HALF_ALLOWED));
+	cr_expect_eq(cua_sass_check(&scan, CUA_PREC_FP32_STRICT, msg, sizeof msg), 0);
 }
 
 Test(sass, predicated_instructions_and_odd_lines_are_read_safely)
