@@ -343,8 +343,8 @@ const char *cua_symcheck_symbol(const char *name, bool defined,
 /* What to change, for the violations whose usual cause is known. */
 static const struct rule advice[] = {
 	{ "exit", "return non-zero from cua_solve to report a failure; if your code does "
-	          "not call exit, a non-static host function that does is exported: make "
-	          "it static" },
+	          "not call exit, an exported host function does (nvcc's stub of a "
+	          "non-static __device__ function calls it): make that function static" },
 	{ "_exit", "return non-zero from cua_solve to report a failure" },
 	{ "atexit", "keep state in statics without exit handlers" },
 	{ "dlopen", "NVTX is compiled out (-DNVTX_DISABLE); if you include <nvtx3/...> or "
