@@ -101,10 +101,14 @@ char *cua_prompt_render(const struct cua_task *t, const char *root)
 	          cua_precision_name(t->precision),
 	          t->precision == CUA_PREC_FP32_STRICT
 	              ? "Compute in float32: TF32 tensor cores and half precision are not "
-	                "allowed (the tolerance is set to catch them)."
+	                "allowed. The kernel's machine code is checked before it runs (no "
+	                "HMMA/HGMMA tensor-core or HFMA2/HADD2/HMUL2 half instruction: "
+	                "forbidden_instruction), and the tolerance is set to catch them too."
 	          : t->precision == CUA_PREC_TF32_ALLOWED
-	              ? "TF32 tensor-core math is allowed."
-	              : "Half-precision math is allowed.",
+	              ? "TF32 tensor-core math is allowed; fp16, bf16 and 8-bit tensor cores "
+	                "and half-precision math are not (checked in the machine code)."
+	              : "Half-precision (fp16, bf16) math is allowed; 8-bit tensor cores are "
+	                "not.",
 	          t->atol, t->rtol);
 	cua_buf_printf(&b, "Libraries you may call: %s.\n",
 	          t->n_libraries == 0 ? "none (CUDA runtime only)" : "");
@@ -121,6 +125,13 @@ char *cua_prompt_render(const struct cua_task *t, const char *root)
 	              "defines cua_solve. It is built with nvcc -O3 for sm_90a as a "
 	              "shared object and timed against the reference below and the "
 	              "library baselines.\n");
+	cua_buf_printf(&b, "\nWhat the harness promises on every call: each tensor's data "
+	              "pointer is aligned to %d bytes (float4 access from the start of a "
+	              "tensor is safe); outputs arrive filled with a NaN poison pattern, not "
+	              "zeros, so write every element; you may allocate scratch with "
+	              "cudaMallocAsync/cudaFreeAsync on `stream` (free it before returning or "
+	              "keep it in a static for reuse); CUB, Thrust and cooperative groups may "
+	              "be used.\n", CUA_TENSOR_ALIGN);
 	cua_buf_printf(&b, "\n## Reference implementation (the nvcc baseline)\n```cuda\n");
 	snprintf(path, sizeof(path), "%s/reference.cu", t->dir);
 	if (cua_read_file(path, 1 << 20, &src, NULL, NULL, 0) == CUA_OK)

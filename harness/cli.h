@@ -13,6 +13,7 @@ enum {
 	CUA_EXIT_FAILED = 1,   /* something evaluated failed or regressed */
 	CUA_EXIT_USAGE = 2,
 	CUA_EXIT_ENV = 3,      /* environment: no GPU, no nvcc, missing files */
+	CUA_EXIT_AGENT = 4,    /* `run`: an episode ended because its agent failed */
 };
 
 struct cua_cli {
@@ -26,6 +27,8 @@ struct cua_command {
 	const char *name;
 	int (*fn)(struct cua_cli *cli, int argc, char **argv);
 	const char *usage;     /* one line, shown by `cuarena help` and on misuse */
+	const char *summary;   /* what it does, and its exit codes when they say more
+	                        * than the common ones: `cuarena CMD --help` */
 };
 
 int cmd_list(struct cua_cli *cli, int argc, char **argv);
@@ -67,8 +70,14 @@ char *cua_prompt_render(const struct cua_task *t, const char *root);
 int cua_cli_report(struct cua_cli *cli, const char *task, const char *src,
                    const struct cua_eval_opts *base_opts);
 
+/* `eval --compile-only`: builds the candidate and runs the checks made before a
+ * kernel runs (cua_precheck), with no GPU; prints the verdict. Exit code 0 when
+ * the kernel would run, 1 when it is rejected, 3 when a tool is missing. */
+int cua_cli_precheck(struct cua_cli *cli, const char *task, const char *src,
+                     const struct cua_eval_opts *o);
+
 /* Parses the options `eval` and `baselines` share (--no-time, --max-time-s S,
- * --timeout-s S) into o; positional arguments go to pos. Returns how many
+ * --timeout-s S, --compile-timeout-s S) into o; positional arguments go to pos. Returns how many
  * positional arguments there were, or -1 on a usage error. */
 int cua_cli_eval_args(struct cua_cli *cli, int argc, char **argv,
                       struct cua_eval_opts *o, const char **pos, int max_pos);

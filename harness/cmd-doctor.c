@@ -1,6 +1,7 @@
 /* cmd-doctor.c — `cuarena doctor [--measure]`: GPU, driver, nvcc, libraries, and
  * the device's measured ceilings (cached per GPU model in results/device/). */
 #include "cli.h"
+#include "sass.h"
 #include "compile.h"
 #include "sandbox.h"
 
@@ -66,11 +67,14 @@ int cmd_doctor(struct cua_cli *cli, int argc, char **argv)
 	const char *ver = cua_nvcc_version(nvcc);
 	cJSON_AddStringToObject(o, "nvcc", nvcc ? nvcc : "");
 	cJSON_AddStringToObject(o, "nvcc_version", ver ? ver : "");
+	/* the SASS precision check lists machine code with it */
+	const char *objdump = cua_find_cuobjdump(nvcc);
+	cJSON_AddStringToObject(o, "cuobjdump", objdump ? objdump : "");
 	cJSON *libs = cJSON_AddObjectToObject(o, "libraries");
 	cJSON_AddBoolToObject(libs, "cudart", lib_present("libcudart.so.13") || lib_present("libcudart.so"));
 	cJSON_AddBoolToObject(libs, "cublas", lib_present("libcublas.so.13") || lib_present("libcublas.so"));
 	cJSON_AddBoolToObject(libs, "cudnn", lib_present("libcudnn.so.9") || lib_present("libcudnn.so"));
-	if (!nvcc || !ver)
+	if (!nvcc || !ver || !objdump)
 		rc = CUA_EXIT_ENV;
 
 	cJSON *dev = NULL;
@@ -121,6 +125,8 @@ int cmd_doctor(struct cua_cli *cli, int argc, char **argv)
 	}
 	printf("root      %s\ncache     %s\n", cli->root, cli->cache);
 	printf("nvcc      %s (%s)\n", nvcc ? nvcc : "not found", ver ? ver : "does not run");
+	printf("cuobjdump %s\n", objdump ? objdump
+	                                 : "not found (the SASS check needs it: make deps)");
 	printf("libraries cudart %s, cuBLAS %s, cuDNN %s\n",
 	       cJSON_IsTrue(cJSON_GetObjectItem(libs, "cudart")) ? "yes" : "NO",
 	       cJSON_IsTrue(cJSON_GetObjectItem(libs, "cublas")) ? "yes" : "NO",

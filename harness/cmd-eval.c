@@ -1,5 +1,6 @@
 /* cmd-eval.c — `cuarena eval TASK FILE.cu`: one candidate, judged and timed
- * against every baseline of the task in the same invocation. */
+ * against every baseline of the task in the same invocation; with
+ * --compile-only, only built and checked (no GPU). */
 #include "cli.h"
 
 #include <string.h>
@@ -16,6 +17,11 @@ int cua_cli_eval_args(struct cua_cli *cli, int argc, char **argv,
 			char *end;
 			o->max_time_s = strtod(argv[++i], &end);
 			if (*end || !(o->max_time_s > 0 && o->max_time_s <= 600))
+				return -1;
+		} else if (!strcmp(argv[i], "--compile-timeout-s") && i + 1 < argc) {
+			char *end;
+			o->build.timeout_s = strtod(argv[++i], &end);
+			if (*end || !(o->build.timeout_s > 0 && o->build.timeout_s <= 3600))
 				return -1;
 		} else if (!strcmp(argv[i], "--timeout-s") && i + 1 < argc) {
 			char *end;
@@ -36,8 +42,21 @@ int cmd_eval(struct cua_cli *cli, int argc, char **argv)
 {
 	struct cua_eval_opts o;
 	const char *pos[2];
+	bool compile_only = false;
+	int n = 0;
 
-	if (cua_cli_eval_args(cli, argc, argv, &o, pos, 2) != 2)
+	/* --compile-only is eval's own; the rest is shared with `baselines` */
+	char **args = calloc((size_t)argc + 1, sizeof(char *));
+	CUA_ASSERT(args);
+	for (int i = 0; i < argc; i++) {
+		if (i > 0 && !strcmp(argv[i], "--compile-only"))
+			compile_only = true;
+		else
+			args[n++] = argv[i];
+	}
+	int npos = cua_cli_eval_args(cli, n, args, &o, pos, 2);
+	free(args);
+	if (npos != 2)
 		return cua_cli_usage("eval");
 	FILE *f = fopen(pos[1], "rb");
 	if (!f) {
@@ -45,5 +64,7 @@ int cmd_eval(struct cua_cli *cli, int argc, char **argv)
 		return CUA_EXIT_USAGE;
 	}
 	fclose(f);
+	if (compile_only)
+		return cua_cli_precheck(cli, pos[0], pos[1], &o);
 	return cua_cli_report(cli, pos[0], pos[1], &o);
 }

@@ -153,5 +153,10 @@ int cmd_run(struct cua_cli *cli, int argc, char **argv)
 	       sum.out_dir, sum.tasks_done, sum.tasks, sum.tasks_correct, sum.evaluations,
 	       sum.wall_s, segs, sum.gpus, sum.gpus == 1 ? "" : "s", per_hour, own,
 	       idle < 0 ? 0 : idle, sum.interrupted ? "; interrupted" : "");
-	return sum.interrupted ? CUA_EXIT_FAILED : CUA_EXIT_OK;
+	if (sum.agent_failed)
+		fprintf(stderr, "cuarena run: %d of %d episode%s ended because the agent failed "
+		                "(reasons in %s/trajectories.jsonl)\n",
+		        sum.agent_failed, sum.tasks_done, sum.tasks_done == 1 ? "" : "s",
+		        sum.out_dir);
+	return sum.interrupted ? CUA_EXIT_FAILED : sum.agent_failed ? CUA_EXIT_AGENT : CUA_EXIT_OK;
 }

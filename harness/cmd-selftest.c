@@ -13,7 +13,7 @@
  * Prints one line per task and a final "N passed, N failed".
  */
 #include "cli.h"
-#include "symcheck.h"
+#include "precheck.h"
 
 #include <fnmatch.h>
 #include <math.h>
@@ -27,7 +27,7 @@ struct build_job {
 	const struct cua_task *task;
 	char src[4200];
 	char what[160];          /* "L1/021-relu reference" */
-	const char *lib;         /* NULL, "cublas", "cudnn" */
+	const char *subject;     /* a baseline's name ("cublas/sgemm"); NULL: the reference */
 	bool ok;
 	char msg[1200];
 };
@@ -39,41 +39,37 @@ struct pool {
 	const char *root, *cache;
 };
 
+/* The checks every kernel passes before it runs (cua_precheck): build, symbols,
+ * and for a reference its SASS against the task's precision policy. */
 static void build_one(struct pool *p, struct build_job *j)
 {
-	struct cua_build_opts bo;
+	struct cua_eval_opts o;
 	struct cua_build b;
-	struct cua_symcheck_policy pol = {0};
-	struct cua_symcheck_result sr;
+	struct cua_eval e;
 	char err[CUA_ERR_LEN];
 
-	cua_build_opts_init(&bo, p->root, p->cache);
-	if (j->lib) {
-		bo.libs[bo.n_libs++] = j->lib;
-		pol.allow_cublas = !strcmp(j->lib, "cublas");
-		pol.allow_cudnn = !strcmp(j->lib, "cudnn");
-	}
-	if (cua_build_so(j->src, &bo, &b, err, sizeof(err)) != CUA_OK) {
+	cua_eval_opts_init(&o, p->root, NULL, p->cache);
+	cua_eval_init(&e, j->subject ? j->subject : "nvcc");
+	enum cua_status st = cua_precheck(j->task, j->src,
+	                                  j->subject ? CUA_SUBJECT_BASELINE : CUA_SUBJECT_REFERENCE,
+	                                  e.subject, &o, NULL, &b, &e, err, sizeof(err));
+	if (st != CUA_OK) {
 		snprintf(j->msg, sizeof(j->msg), "%s", err);
-		return;
-	}
-	if (!b.ok) {
-		const char *log = b.log ? b.log : "";
+	} else if (e.verdict == CUA_VERDICT_COMPILE_ERROR ||
+	           e.verdict == CUA_VERDICT_COMPILE_TIMEOUT) {
+		const char *log = e.compile_log ? e.compile_log : e.message;
 		const char *first = strstr(log, "error");
 		snprintf(j->msg, sizeof(j->msg), "does not compile: %.400s",
 		         first ? first : log);
-	} else if (cua_symcheck_file(b.so_path, &pol, &sr, err, sizeof(err)) != CUA_OK) {
-		snprintf(j->msg, sizeof(j->msg), "%s", err);
-	} else if (sr.n) {
-		snprintf(j->msg, sizeof(j->msg), "forbidden symbol %s: %s", sr.v[0].symbol,
-		         sr.v[0].reason);
-	} else if (!sr.has_entry) {
-		snprintf(j->msg, sizeof(j->msg), "no exported cua_solve");
+	} else if (e.verdict != CUA_VERDICT_OK) {
+		snprintf(j->msg, sizeof(j->msg), "%s: %.1000s", cua_verdict_name(e.verdict),
+		         e.message);
 	} else {
 		j->ok = true;
 		snprintf(j->msg, sizeof(j->msg), "%s", b.cached ? "cached" : "built");
 	}
 	cua_build_free(&b);
+	cua_eval_clear(&e);
 }
 
 static void *build_worker(void *arg)
@@ -142,9 +138,7 @@ static int compile_only(struct cua_cli *cli, const struct cua_catalogue *cat,
 			j->task = t;
 			cua_baseline_path(cli->root, t->baselines[k], j->src, sizeof(j->src));
 			snprintf(j->what, sizeof(j->what), "%s %s", t->id, t->baselines[k]);
-			j->lib = !strncmp(t->baselines[k], "cublas/", 7)  ? "cublas"
-			         : !strncmp(t->baselines[k], "cudnn/", 6) ? "cudnn"
-			                                                  : NULL;
+			j->subject = t->baselines[k];
 		}
 	}
 	pthread_t th[64];

@@ -277,6 +277,13 @@ enum cua_status cua_build_so(const char *src_path, const struct cua_build_opts *
 	argv[argc++] = "-std=c++17";
 	argv[argc++] = o->gencode;
 	argv[argc++] = "-Xcompiler=-fPIC";
+	/* What is legitimate links clean: only what cuarena.h marks CUA_EXPORT is
+	 * exported, so nvcc's host stub of a non-static __device__ function (it calls
+	 * exit) is unreferenced and --gc-sections drops it with its import; NVTX
+	 * (pulled in by CUB and Thrust: dlopen, getenv) compiles to nothing. */
+	argv[argc++] = "-Xcompiler=-fvisibility=hidden,-ffunction-sections,-fdata-sections";
+	argv[argc++] = "-Xlinker=--gc-sections";
+	argv[argc++] = "-DNVTX_DISABLE";
 	argv[argc++] = "-shared";
 	argv[argc++] = "-cudart=shared";
 	argv[argc++] = inc1;

@@ -169,7 +169,7 @@ enum cua_status cua_episode_step(struct cua_episode *ep, const char *code,
 	step->turn = ++ep->turn;
 	cua_eval_init(&step->eval, "candidate");
 	if (!code) {
-		cua_eval_fail(&step->eval, CUA_VERDICT_COMPILE_ERROR, "no code: %s",
+		cua_eval_fail(&step->eval, CUA_VERDICT_NO_CODE, "no code: %s",
 		              note && note[0] ? note : "the reply had no kernel");
 	} else {
 		cua_sha256_hex(code, strlen(code), step->code_sha);
@@ -244,6 +244,14 @@ static void account(struct cua_episode *ep, const struct cua_step *step)
 	cJSON_AddNumberToObject(ep->obs_json, "max_turns", ep->max_turns);
 	cJSON_AddStringToObject(ep->obs_json, "kind", "feedback");
 	cJSON_AddItemToObject(ep->obs_json, "result", cua_step_to_json(&shown));
+}
+
+bool cua_step_no_code(const struct cua_step *s)
+{
+	/* runs written before the no_code verdict said compile_error "no code: ..." */
+	return s->eval.verdict == CUA_VERDICT_NO_CODE ||
+	       (s->eval.verdict == CUA_VERDICT_COMPILE_ERROR &&
+	        !strncmp(s->eval.message, "no code: ", 9));
 }
 
 void cua_episode_restore(struct cua_episode *ep, const struct cua_step *steps, int n)

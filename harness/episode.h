@@ -89,6 +89,11 @@ void cua_episode_end(struct cua_episode *ep, const char *reason);
 void cua_episode_free(struct cua_episode *ep);
 void cua_step_clear(struct cua_step *s);
 
+/* True for a turn whose reply held no code (verdict no_code; compile_error
+ * "no code: ..." in runs written before that verdict existed): a turn with its
+ * reward, but not a built or evaluated candidate. */
+bool cua_step_no_code(const struct cua_step *s);
+
 /* Step as the JSON object of an evals.jsonl line (without schema/task). */
 struct cJSON *cua_step_to_json(const struct cua_step *s);
 

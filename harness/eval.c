@@ -1,6 +1,7 @@
 /* eval.c — one kernel on one task: build, static check, sandboxed run, verdict. */
 #include "eval.h"
 #include "channel.h"
+#include "precheck.h"
 #include "sandbox.h"
 #include "symcheck.h"
 
@@ -402,30 +403,6 @@ static enum cua_status run_child(const struct cua_task *t, const char *so_path,
 
 /* ---- one kernel -------------------------------------------------------------- */
 
-/* Libraries: a candidate gets the task's; a baseline its own folder's. */
-static void subject_libs(const struct cua_task *t, enum cua_subject_kind kind,
-                         const char *subject, struct cua_build_opts *bo,
-                         struct cua_symcheck_policy *pol)
-{
-	bo->n_libs = 0;
-	if (kind == CUA_SUBJECT_CANDIDATE) {
-		for (int i = 0; i < t->n_libraries && bo->n_libs < 4; i++)
-			bo->libs[bo->n_libs++] = t->libraries[i];
-	} else if (kind == CUA_SUBJECT_BASELINE) {
-		if (!strncmp(subject, "cublas/", 7))
-			bo->libs[bo->n_libs++] = "cublas";
-		else if (!strncmp(subject, "cudnn/", 6))
-			bo->libs[bo->n_libs++] = "cudnn";
-	}
-	memset(pol, 0, sizeof(*pol));
-	for (int i = 0; i < bo->n_libs; i++) {
-		if (!strcmp(bo->libs[i], "cublas"))
-			pol->allow_cublas = true;
-		if (!strcmp(bo->libs[i], "cudnn"))
-			pol->allow_cudnn = true;
-	}
-}
-
 /* Evaluates one kernel; `pre` (optional) is its build, already made (the
  * report compiles the candidate while the GPU runs the baselines). */
 static enum cua_status eval_with(const struct cua_task *t, const char *src_path,
@@ -435,10 +412,9 @@ static enum cua_status eval_with(const struct cua_task *t, const char *src_path,
                                  char *err, size_t errlen)
 {
 	enum cua_status st;
-	struct cua_build ref, b;
+	struct cua_build ref, b, refb;
 	char ref_src[4200];
 	struct cua_build_opts bo = o->build;
-	struct cua_symcheck_policy pol = {0};
 
 	memset(&ref, 0, sizeof(ref));
 	memset(&b, 0, sizeof(b));
@@ -456,60 +432,17 @@ static enum cua_status eval_with(const struct cua_task *t, const char *src_path,
 		goto out;
 	}
 
-	subject_libs(t, kind, subject, &bo, &pol);
-
 	if (kind == CUA_SUBJECT_REFERENCE) {
-		b = ref;
+		/* the reference judged as a kernel: its build, already made */
+		refb = ref;
 		memset(&ref, 0, sizeof(ref));
-		snprintf(ref.so_path, sizeof(ref.so_path), "%s", b.so_path);
-	} else if (pre) {
-		b = *pre;
-		memset(pre, 0, sizeof(*pre));   /* its log is ours now */
-	} else {
-		st = cua_build_so(src_path, &bo, &b, err, errlen);
-		if (st != CUA_OK)
-			goto out;
+		snprintf(ref.so_path, sizeof(ref.so_path), "%s", refb.so_path);
+		pre = &refb;
 	}
-	e->cache_hit = b.cached;
-	e->compile_s = b.seconds;
-	snprintf(e->so_sha, sizeof(e->so_sha), "%s", b.key);
-	if (b.log)
-		e->compile_log = strdup(b.log);
-	if (b.too_large) {
-		cua_eval_fail(e, CUA_VERDICT_COMPILE_ERROR,
-		              "the source is larger than %d KiB", CUA_MAX_SOURCE / 1024);
+	/* Build, static check, SASS precision check: everything decided on the CPU. */
+	st = cua_precheck(t, src_path, kind, subject, o, pre, &b, e, err, errlen);
+	if (st != CUA_OK || e->verdict != CUA_VERDICT_OK)
 		goto out;
-	}
-	if (b.timed_out) {
-		cua_eval_fail(e, CUA_VERDICT_COMPILE_TIMEOUT,
-		              "nvcc did not finish within %.0f s", bo.timeout_s);
-		goto out;
-	}
-	if (!b.ok) {
-		cua_eval_fail(e, CUA_VERDICT_COMPILE_ERROR, "nvcc failed");
-		goto out;
-	}
-
-	/* Static check: every kernel, trusted or not, passes the same gate. */
-	{
-		struct cua_symcheck_result sr;
-		st = cua_symcheck_file(b.so_path, &pol, &sr, err, errlen);
-		if (st != CUA_OK)
-			goto out;
-		if (sr.n > 0) {
-			e->n_violations = sr.n < 8 ? sr.n : 8;
-			memcpy(e->violations, sr.v, sizeof(e->violations[0]) * e->n_violations);
-			cua_eval_fail(e, CUA_VERDICT_FORBIDDEN_SYMBOL, "%s: %s%s",
-			              sr.v[0].symbol, sr.v[0].reason,
-			              sr.n > 1 ? " (and more)" : "");
-			goto out;
-		}
-		if (!sr.has_entry) {
-			cua_eval_fail(e, CUA_VERDICT_LOAD_ERROR,
-			              "no exported cua_solve with C linkage (include cuarena.h)");
-			goto out;
-		}
-	}
 
 	/* The run: a judge in a fresh sandboxed child, the kernel in a jailed process
 	 * of the judge's. Only the harness's own kernels run without the kernel
@@ -536,7 +469,7 @@ static enum cua_status eval_with(const struct cua_task *t, const char *src_path,
 		struct cua_build_opts cbo = o->build;
 		struct cua_symcheck_policy cpol;
 		cua_baseline_path(o->root, t->baselines[0], cpath, sizeof(cpath));
-		subject_libs(t, CUA_SUBJECT_BASELINE, t->baselines[0], &cbo, &cpol);
+		cua_subject_libs(t, CUA_SUBJECT_BASELINE, t->baselines[0], &cbo, &cpol);
 		if (cua_build_so(cpath, &cbo, &chk, NULL, 0) == CUA_OK && chk.ok) {
 			extra[ne++] = "--checker";
 			extra[ne++] = chk.so_path;
@@ -618,8 +551,11 @@ enum cua_status cua_build_candidate(const struct cua_task *t, const char *src_pa
 {
 	struct cua_build_opts bo = o->build;
 	struct cua_symcheck_policy pol;
-	subject_libs(t, CUA_SUBJECT_CANDIDATE, "candidate", &bo, &pol);
-	return cua_build_so(src_path, &bo, b, err, errlen);
+	cua_subject_libs(t, CUA_SUBJECT_CANDIDATE, "candidate", &bo, &pol);
+	enum cua_status st = cua_build_so(src_path, &bo, b, err, errlen);
+	if (st == CUA_OK)
+		cua_precheck_warm(b, bo.nvcc);   /* the SASS scan, before any GPU lock */
+	return st;
 }
 
 enum cua_status cua_eval_built(const struct cua_task *t, const char *src_path,
@@ -646,11 +582,13 @@ enum cua_status cua_prebuild_baselines(const struct cua_task *t,
 			snprintf(path, sizeof(path), "%s/reference.cu", t->dir);
 		else {
 			cua_baseline_path(o->root, t->baselines[i], path, sizeof(path));
-			subject_libs(t, CUA_SUBJECT_BASELINE, t->baselines[i], &bo, &pol);
+			cua_subject_libs(t, CUA_SUBJECT_BASELINE, t->baselines[i], &bo, &pol);
 		}
 		enum cua_status st = cua_build_so(path, &bo, &b, err, errlen);
 		if (st != CUA_OK)
 			return st;
+		if (i < 0)
+			cua_precheck_warm(&b, bo.nvcc);   /* the reference's SASS is checked too */
 		*built += !b.cached;
 		cua_build_free(&b);
 	}
@@ -694,6 +632,8 @@ static void *build_thread(void *arg)
 {
 	struct cand_build *cb = arg;
 	cb->st = cua_build_so(cb->src, &cb->bo, &cb->b, cb->err, sizeof(cb->err));
+	if (cb->st == CUA_OK)
+		cua_precheck_warm(&cb->b, cb->bo.nvcc);   /* while the GPU runs the baselines */
 	return NULL;
 }
 
@@ -714,7 +654,7 @@ enum cua_status cua_report_run(const struct cua_task *t, const char *src_path,
 		struct cua_symcheck_policy pol;
 		cb.src = src_path;
 		cb.bo = o->build;
-		subject_libs(t, CUA_SUBJECT_CANDIDATE, "candidate", &cb.bo, &pol);
+		cua_subject_libs(t, CUA_SUBJECT_CANDIDATE, "candidate", &cb.bo, &pol);
 		threaded = pthread_create(&cb.thread, NULL, build_thread, &cb) == 0;
 	}
 	st = cua_eval_source(t, NULL, CUA_SUBJECT_REFERENCE, "nvcc", o, &r->base[0],

@@ -10,27 +10,42 @@
 
 /* Sorted by name; usage text lives here once. */
 static const struct cua_command commands[] = {
-	{"baselines", cmd_baselines, "cuarena baselines TASK [--json] [--no-time]"},
-	{"board", cmd_board, "cuarena board RUN... [--md FILE] [--html DIR] [--final]"},
-	{"catalogue", cmd_catalogue, "cuarena catalogue [--selftest FILE] [--torch FILE]"},
-	{"compare", cmd_compare, "cuarena compare OLD NEW [--threshold PCT] [--final] [--json]"},
-	{"doctor", cmd_doctor, "cuarena doctor [--measure] [--json]"},
-	{"env", cmd_env, "cuarena env   (reset/step as JSON lines on stdin/stdout)"},
-	{"eval", cmd_eval, "cuarena eval TASK FILE.cu [--json] [--no-time] [--max-time-s S]"},
-	{"history", cmd_history, "cuarena history DIR [--out DIR] [--format png|svg] [--json]"},
-	{"list", cmd_list, "cuarena list [--level N] [--json]"},
+	{"baselines", cmd_baselines, "cuarena baselines TASK [--json] [--no-time]",
+	 "The task's nvcc reference and each library baseline, checked against the fp64 oracle and timed."},
+	{"board", cmd_board, "cuarena board RUN... [--md FILE] [--html DIR] [--final]",
+	 "A leaderboard across runs (agents and versions), as markdown and as a static HTML page."},
+	{"catalogue", cmd_catalogue, "cuarena catalogue [--selftest FILE] [--torch FILE]",
+	 "The catalogue as a markdown table (docs/CATALOGUE.md), with selftest and torch figures when given."},
+	{"compare", cmd_compare, "cuarena compare OLD NEW [--threshold PCT] [--final] [--json]",
+	 "Per task SAME / FASTER / SLOWER / AMBIGUOUS between two runs, from their sample distributions.\nExit 1 on a regression."},
+	{"doctor", cmd_doctor, "cuarena doctor [--measure] [--json]",
+	 "GPU, driver, nvcc, cuobjdump and libraries; --measure records the device's ceilings in results/device/."},
+	{"env", cmd_env, "cuarena env   (reset/step as JSON lines on stdin/stdout)",
+	 "reset/step as JSON lines on stdin/stdout, for RL trainers that own the loop (docs/AGENT-PROTOCOL.md)."},
+	{"eval", cmd_eval, "cuarena eval TASK FILE.cu [--json] [--no-time] [--max-time-s S] "
+	                   "[--timeout-s S] [--compile-timeout-s S] [--compile-only]",
+	 "Judges and times a candidate against every baseline of the task. --compile-only builds it and runs\nthe checks made before a kernel runs (symbols, SASS precision policy) with no GPU: exit 0 when it\nwould run, 1 with the verdict when it is rejected."},
+	{"history", cmd_history, "cuarena history DIR [--out DIR] [--format png|svg] [--json]",
+	 "Trends over nightly runs in DIR (gnuplot figures)."},
+	{"list", cmd_list, "cuarena list [--level N] [--json]",
+	 "The catalogue: id, title, precision policy, baselines."},
 	{"plot", cmd_plot, "cuarena plot RUN... --out DIR [--format png|svg] [--baseline NAME] "
-	                   "[--final]"},
+	                   "[--final]",
+	 "gnuplot figures (fast_p, speedups, roofline) from results folders."},
 	{"run", cmd_run, "cuarena run --agent NAME [--agent-config F.json] [--agent-version V] "
 	                 "[--level N] [--tasks GLOB] [--turns T] [--reward cuda-agent|kevin|"
 	                 "log-speedup] [--jobs N] [--gpus 0,1,...] [--out DIR] [--max-time-s S] | "
-	                 "cuarena run --resume DIR [--gpus LIST]"},
+	                 "cuarena run --resume DIR [--gpus LIST]",
+	 "Multi-turn episodes over the catalogue with an agent backend; results in results/<run-id>/.\nExit 4 when any episode ended because its agent failed (the count is printed), 1 when interrupted."},
 	{"selftest", cmd_selftest, "cuarena selftest [TASK...] [--compile-only] [--jobs N] "
-	                           "[--no-time] [--max-time-s S] [--dump DIR] [--out FILE] [--json]"},
-	{"show", cmd_show, "cuarena show TASK [--json]"},
+	                           "[--no-time] [--max-time-s S] [--dump DIR] [--out FILE] [--json]",
+	 "The catalogue checks itself: references and baselines vs the fp64 oracle, non-degeneracy.\n--compile-only builds and checks every kernel with no GPU."},
+	{"show", cmd_show, "cuarena show TASK [--json]",
+	 "Exactly the prompt an agent gets for TASK."},
 	{"table", cmd_table, "cuarena table RUN... [--layout cuda-agent|kernelbench] "
 	                     "[--format md|latex|csv] [--baselines A,B] [--primary NAME] "
-	                     "[--final] [--margin PCT] [--json]"},
+	                     "[--final] [--margin PCT] [--json]",
+	 "Paper-style tables (CUDA Agent Table 1, KernelBench fast_p) from results folders."},
 };
 
 static void help(FILE *f)
@@ -39,8 +54,17 @@ static void help(FILE *f)
 	           "usage: cuarena [--root DIR] <command> [args]    (cuarena --version)\n\n");
 	for (size_t i = 0; i < CUA_ARRAY_LEN(commands); i++)
 		fprintf(f, "  %s\n", commands[i].usage);
-	fprintf(f, "\nexit codes: 0 ok, 1 something evaluated failed, 2 usage, "
-	           "3 environment (no GPU, no nvcc)\n");
+	fprintf(f, "\n`cuarena help CMD` or `cuarena CMD --help` says more about one command.\n"
+	           "exit codes: 0 ok, 1 something evaluated failed, 2 usage, "
+	           "3 environment (no GPU, no nvcc), 4 `run`: an agent failed\n");
+}
+
+/* `cuarena CMD --help`, `cuarena help CMD`: usage and summary on stdout. */
+static int command_help(const struct cua_command *c)
+{
+	printf("usage: %s\n\n%s\n\nexit codes: 0 ok, 1 something evaluated failed, 2 usage, "
+	       "3 environment (no GPU, no nvcc)\n", c->usage, c->summary);
+	return CUA_EXIT_OK;
 }
 
 int cua_cli_usage(const char *name)
@@ -146,9 +170,14 @@ int main(int argc, char **argv)
 		return CUA_EXIT_USAGE;
 	}
 	const char *name = argv[i];
+	bool help_asked = false;
 	if (!strcmp(name, "help")) {
-		help(stdout);
-		return CUA_EXIT_OK;
+		if (i + 1 >= argc) {
+			help(stdout);
+			return CUA_EXIT_OK;
+		}
+		name = argv[++i];
+		help_asked = true;
 	}
 	const struct cua_command *cmd = NULL;
 	for (size_t k = 0; k < CUA_ARRAY_LEN(commands); k++)
@@ -159,6 +188,10 @@ int main(int argc, char **argv)
 		help(stderr);
 		return CUA_EXIT_USAGE;
 	}
+	for (int k = i + 1; k < argc; k++)
+		help_asked |= !strcmp(argv[k], "--help") || !strcmp(argv[k], "-h");
+	if (help_asked)
+		return command_help(cmd);
 	/* --json anywhere after the command. */
 	int cargc = 0;
 	char **cargv = calloc((size_t)argc + 1, sizeof(char *));

@@ -1,5 +1,6 @@
 /* report-print.c — runs and prints a report: what `eval` and `baselines` share. */
 #include "cli.h"
+#include "precheck.h"
 
 #include <math.h>
 #include <string.h>
@@ -137,4 +138,48 @@ int cua_cli_report(struct cua_cli *cli, const char *task, const char *src,
 	cua_report_free(&r);
 	cua_catalogue_free(&cat);
 	return all_ok ? CUA_EXIT_OK : CUA_EXIT_FAILED;
+}
+
+int cua_cli_precheck(struct cua_cli *cli, const char *task, const char *src,
+                     const struct cua_eval_opts *o)
+{
+	struct cua_catalogue cat;
+	const struct cua_task *t;
+	struct cua_eval e;
+	struct cua_build b;
+	char err[CUA_ERR_LEN];
+
+	int rc = cua_cli_task(cli, task, &cat, &t);
+	if (rc != CUA_EXIT_OK) {
+		cua_catalogue_free(&cat);
+		return rc;
+	}
+	cua_eval_init(&e, "candidate");
+	enum cua_status st = cua_precheck(t, src, CUA_SUBJECT_CANDIDATE, "candidate", o, NULL,
+	                                  &b, &e, err, sizeof(err));
+	cua_build_free(&b);
+	if (st != CUA_OK) {
+		fprintf(stderr, "cuarena: %s\n", err);
+		cua_eval_clear(&e);
+		cua_catalogue_free(&cat);
+		return st == CUA_E_NOT_FOUND || st == CUA_E_IO ? CUA_EXIT_ENV : CUA_EXIT_FAILED;
+	}
+	if (cli->json) {
+		cJSON *j = cua_eval_to_json(&e);
+		cJSON_AddStringToObject(j, "task", t->id);
+		cJSON_AddBoolToObject(j, "compile_only", true);
+		cua_cli_print_json(j);
+	} else {
+		printf("task    %s — %s (%s)\n", t->id, t->title, cua_precision_name(t->precision));
+		printf("%-22s %-21s %scompiled in %.2f s%s\n", e.subject, cua_verdict_name(e.verdict),
+		       e.cache_hit ? "cached; " : "", e.compile_s,
+		       e.verdict == CUA_VERDICT_OK
+		           ? "; symbols and SASS pass the checks; not run (--compile-only)"
+		           : "");
+		print_failure(&e);
+	}
+	rc = e.verdict == CUA_VERDICT_OK ? CUA_EXIT_OK : CUA_EXIT_FAILED;
+	cua_eval_clear(&e);
+	cua_catalogue_free(&cat);
+	return rc;
 }

@@ -162,6 +162,8 @@ struct run {
 	struct writer w;
 	struct cua_device device;
 	int done, correct, evaluations, in_flight;   /* evaluations: all the run kept */
+	int agent_failed;                   /* episodes of this invocation that ended
+	                                     * because the agent failed */
 	/* This invocation is one segment of the run (a resumed run has several):
 	 * its evaluations, GPU time and wall time, recorded in run.json's
 	 * "segments" after every evaluation, so a killed one still counts. */
@@ -430,8 +432,10 @@ static void run_episode(struct run *r, const struct cua_task *t, int slot, struc
 			cJSON_AddStringToObject(ev, "gpu", eo.gpu);
 		put_line(&r->w, r->w.evals, ev);
 		pthread_mutex_lock(&r->lock);
-		r->evaluations++;
-		r->seg_evals++;
+		/* a reply without code is a turn, not a candidate: nothing was built or run */
+		bool candidate = !cua_step_no_code(&step);
+		r->evaluations += candidate;
+		r->seg_evals += candidate;
 		r->gpu_busy += step.eval.run_s;
 		r->cand_busy += step.eval.run_s;
 		checkpoint(r, NULL);
@@ -473,6 +477,7 @@ out_report:
 	pthread_mutex_lock(&r->lock);
 	r->done++;
 	r->correct += ep.best_turn > 0;
+	r->agent_failed += !strncmp(reason, "agent failed", 12);
 	pthread_mutex_unlock(&r->lock);
 	progress(r, line);
 }
@@ -564,7 +569,7 @@ static void prior_eval(struct run *r, const cJSON *j)
 			return;
 		}
 	p->steps[p->n_steps++] = s;
-	r->evaluations++;
+	r->evaluations += !cua_step_no_code(&s);
 }
 
 /* *slot = a copy of v's text when v is a non-empty string. */
@@ -1045,6 +1050,7 @@ files:
 	sum->tasks_done = r.done;
 	sum->tasks_correct = r.correct;
 	sum->evaluations = r.evaluations;
+	sum->agent_failed = r.agent_failed;
 	/* the whole run, every segment: a resumed run's throughput is its total */
 	double wall = cua_now() - r.t0;
 	sum->wall_s = r.prior_wall + wall;

@@ -48,7 +48,10 @@ int cua_run_parse_gpus(const char *list, char names[][64], char *err, size_t err
 struct cua_run_summary {
 	char out_dir[4096];
 	int tasks, tasks_done, tasks_correct;
-	int evaluations;                    /* candidate evaluations */
+	int evaluations;                    /* candidate evaluations (turns whose reply
+	                                     * had no code are not candidates) */
+	int agent_failed;                   /* episodes of this invocation that ended
+	                                     * because the agent failed (`run` exits 4) */
 	int gpus;                           /* devices evaluating */
 	/* Over every segment of the run (a resumed run has one per invocation):
 	 * wall_s, gpu_busy_s summed over the devices, gpu_s the GPU-seconds held

@@ -135,7 +135,9 @@ static const struct rule forbidden_imports[] = {
 	{ "cudaGraphAddHostNode", R_HOSTCB }, { "cudaGraphHostNodeSetParams", R_HOSTCB },
 	{ "cudaGraphExecHostNodeSetParams", R_HOSTCB },
 	{ "cudaDeviceReset", R_RESET }, { "cudaThreadExit", R_RESET },
-	{ "cudaSetDevice", R_DEVICE }, { "cudaSetDeviceFlags", R_DEVICE },
+	/* cudaSetDevice is allowed: the candidate's process is given one device, so it
+	 * can only re-select the one it has (CUB's device-wide algorithms do). */
+	{ "cudaSetDeviceFlags", R_DEVICE },
 	{ "cudaSetValidDevices", R_DEVICE }, { "cudaInitDevice", R_DEVICE },
 	{ "cudaIpc*", R_IPC },
 	{ "cudaGetDriverEntryPoint*", R_DRIVER },
@@ -160,6 +162,14 @@ static const struct rule allowed_imports[] = {
 	{ "_ZNKSt11logic_error*", NULL }, { "_ZNKSt13runtime_error*", NULL },
 	{ "_ZNSt7__cxx1112basic_string*", NULL }, { "_ZNKSt7__cxx1112basic_string*", NULL },
 	{ "_ITM_*", NULL }, { "__gmon_start__", NULL }, { "__tls_get_addr", NULL },
+	/* <iostream>'s static initialiser (CUB and Thrust include it) and output to
+	 * the standard streams: the same as printf (no file streams: basic_filebuf
+	 * and fstream are not here) */
+	{ "_ZNSt8ios_base4Init*", NULL }, { "_ZSt4cout", NULL }, { "_ZSt4cerr", NULL },
+	{ "_ZSt4clog", NULL }, { "_ZNSo*", NULL }, { "_ZSt16__ostream_insert*", NULL },
+	{ "_ZStlsISt11char_traitsIcEERSt13basic_ostreamIcT_ES5_*", NULL },
+	{ "_ZSt4endlIcSt11char_traitsIcEERSt13basic_ostreamIT_T0_ES6_", NULL },
+	{ "_ZNSt9basic_iosIcSt11char_traitsIcEE*", NULL },
 	/* libc odds and ends */
 	{ "__stack_chk_fail", NULL }, { "__assert_fail", NULL }, { "abort", NULL },
 	{ "__errno_location", NULL }, { "__ctype_*", NULL }, { "strerror", NULL },
@@ -168,6 +178,7 @@ static const struct rule allowed_imports[] = {
 	{ "srand", NULL }, { "atoi", NULL }, { "atol", NULL }, { "atof", NULL },
 	{ "strtol", NULL }, { "strtoll", NULL }, { "strtoul", NULL },
 	{ "strtoull", NULL }, { "strtod", NULL }, { "strtof", NULL },
+	{ "strtoimax", NULL }, { "strtoumax", NULL }, { "sscanf", NULL }, { "vsscanf", NULL },
 	/* memory and strings */
 	{ "memcpy", NULL }, { "memmove", NULL }, { "memset", NULL }, { "memcmp", NULL },
 	{ "memchr", NULL }, { "strlen", NULL }, { "strnlen", NULL }, { "strcmp", NULL },
@@ -265,6 +276,11 @@ static const char *check_import(const char *name,
 	bool cudnn_ok = policy && policy->allow_cudnn;
 
 	name = strip_stream_suffix(name, base, sizeof base);
+	/* glibc 2.38+ renames strtol, sscanf and friends to __isoc23_* under C23 /
+	 * C++ defaults (older ones to __isoc99_*): each spelling is judged as the
+	 * plain name, so a kernel accepted on one machine is accepted on another. */
+	if (!strncmp(name, "__isoc23_", 9) || !strncmp(name, "__isoc99_", 9))
+		name += 9;
 	if ((reason = find_rule(forbidden_imports, CUA_ARRAY_LEN(forbidden_imports), name)))
 		return reason;
 	if (is_driver_api(name))
@@ -322,6 +338,45 @@ const char *cua_symcheck_symbol(const char *name, bool defined,
 		name = plain;
 	}
 	return defined ? check_definition(name) : check_import(name, policy);
+}
+
+/* What to change, for the violations whose usual cause is known. */
+static const struct rule advice[] = {
+	{ "exit", "return non-zero from cua_solve to report a failure; if your code does "
+	          "not call exit, an exported host function does (nvcc's stub of a "
+	          "non-static __device__ function calls it): make that function static" },
+	{ "_exit", "return non-zero from cua_solve to report a failure" },
+	{ "atexit", "keep state in statics without exit handlers" },
+	{ "dlopen", "NVTX is compiled out (-DNVTX_DISABLE); if you include <nvtx3/...> or "
+	            "nvToolsExt.h yourself, remove it; libraries are linked by the harness "
+	            "when the task allows them" },
+	{ "dlsym", "call library functions directly; the harness links the libraries the "
+	           "task allows" },
+	{ "getenv", "read no environment: every setting a kernel needs is in its prompt" },
+	{ "pthread_create", "no host threads: put concurrent work on `stream`" },
+	{ "_ZNSt6thread*", "no host threads: put concurrent work on `stream`" },
+	{ "fopen", "read no files: every input arrives as a tensor" },
+	{ "open", "read no files: every input arrives as a tensor" },
+	{ "cudaStreamSetAttribute", "access-policy windows (persisting L2) change the cache "
+	                            "for whoever runs next: leave them out" },
+	{ "cudaDeviceSetLimit", "device limits (printf FIFO, stack, L2 persisting size) stay "
+	                        "as the harness sets them" },
+	{ "cudaLaunchHostFunc", "no host callbacks: enqueue only device work on `stream`" },
+	{ "cudaDeviceReset", "never reset the device: free what you allocated instead" },
+	{ "cudaSetDeviceFlags", "leave the device's flags as they are" },
+	{ "cublas*", "this task allows no library calls: write the kernel yourself" },
+	{ "cudnn*", "this task allows no library calls: write the kernel yourself" },
+};
+
+const char *cua_symcheck_advice(const char *symbol)
+{
+	char plain[128];
+	size_t n = strcspn(symbol, "@");
+	if (n >= sizeof plain)
+		n = sizeof plain - 1;
+	memcpy(plain, symbol, n);
+	plain[n] = '\0';
+	return find_rule(advice, CUA_ARRAY_LEN(advice), plain);
 }
 
 /* ---- ELF reading -------------------------------------------------------------- */

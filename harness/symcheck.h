@@ -42,4 +42,8 @@ enum cua_status cua_symcheck_file(const char *path,
 const char *cua_symcheck_symbol(const char *name, bool defined,
                                 const struct cua_symcheck_policy *policy);
 
+/* What to change for a violating symbol whose usual cause is known ("return
+ * non-zero from cua_solve ..."), or NULL. */
+const char *cua_symcheck_advice(const char *symbol);
+
 #endif /* CUA_SYMCHECK_H */

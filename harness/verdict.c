@@ -23,6 +23,8 @@ static const char *const names[CUA_VERDICT_COUNT] = {
 	[CUA_VERDICT_TIMING_ANOMALY] = "timing_anomaly",
 	[CUA_VERDICT_HARNESS_ERROR] = "harness_error",
 	[CUA_VERDICT_SANDBOX_VIOLATION] = "sandbox_violation",
+	[CUA_VERDICT_FORBIDDEN_INSTRUCTION] = "forbidden_instruction",
+	[CUA_VERDICT_NO_CODE] = "no_code",
 };
 
 const char *cua_verdict_name(enum cua_verdict v)

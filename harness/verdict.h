@@ -29,6 +29,10 @@ enum cua_verdict {
 	CUA_VERDICT_SANDBOX_VIOLATION = 15, /* a system call from the candidate's own
 	                                      * code, or a report line the runner
 	                                      * did not write */
+	CUA_VERDICT_FORBIDDEN_INSTRUCTION = 16, /* the SASS holds a tensor-core or packed-half
+	                                      * instruction the precision policy forbids */
+	CUA_VERDICT_NO_CODE = 17,         /* the agent's reply held no source to build: not
+	                                      * a candidate, nothing was compiled or run */
 	CUA_VERDICT_COUNT
 };
 

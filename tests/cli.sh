@@ -244,6 +244,10 @@ else
 fi
 expect_in "$OUT" "$ROOT" "doctor prints the root"
 
+if [ -x /opt/cuarena/cuda-tools/bin/cuobjdump ] || [ -x "${CUDA_HOME:-/usr/local/cuda}/bin/cuobjdump" ]; then
+	expect_in "$OUT" "cuobjdump /" "doctor names the cuobjdump the SASS check uses"
+fi
+
 cua doctor --json
 expect_json "doctor --json prints valid JSON"
 json_check "j['root'] == '$ROOT' and 'libraries' in j" "doctor --json has root and libraries"
@@ -278,6 +282,83 @@ if [ -n "$NVCC_RELEASE" ]; then
 else
 	skip "selftest --compile-only (no nvcc here)"
 fi
+
+# ---- eval --compile-only: the checks made before a kernel runs, with no GPU --------
+if [ -n "$NVCC_RELEASE" ]; then
+	cua eval relu "$RELU_DIR/reference.cu" --compile-only
+	expect_rc 0 "eval --compile-only of a correct kernel exits 0"
+	expect_in "$OUT" "not run (--compile-only)" "eval --compile-only says the kernel was not run"
+	cua eval sgemm "$ROOT/tests/cheats/tf32-wmma-in-strict.cu" --compile-only --json
+	expect_rc 1 "eval --compile-only of a rejected kernel exits 1"
+	json_check "j['verdict'] == 'forbidden_instruction' and 'HMMA.1684.F32.TF32' in j['message'] and j['compile_only']" \
+		"eval --compile-only --json names the forbidden instruction"
+	cua eval sgemm-tf32 "$ROOT/tests/cheats/tf32-wmma-in-strict.cu" --compile-only
+	expect_rc 0 "the same TF32 kernel passes where the task allows TF32"
+
+	# Every kernel of the GPU suite and the exploit suite, built and checked here:
+	# those the suites expect to be rejected before they run get that verdict, every
+	# other one (ok, or failing only when run) passes. Two at a time, with a cache
+	# kept in the build folder; the CUB and Thrust builds take 10-30 s each on a
+	# busy 2-core machine, so the compile limit is raised from its 60 s.
+	CORPUS=$WORK/corpus
+	mkdir -p "$CORPUS"
+	: >"$CORPUS/jobs"
+	for f in "$ROOT"/tests/gpu/candidates/*.cu "$ROOT"/tests/cheats/*.cu; do
+		name=$(basename "$f" .cu)
+		[ "$name" = compile-bomb ] && continue      # takes the 60 s compile limit
+		task=$(sed -n 's|^// task: *\([^ ]*\).*|\1|p' "$f" | head -1)
+		echo "$task $f $CORPUS/$name" >>"$CORPUS/jobs"
+	done
+	CUARENA_CACHE=$(dirname "$BIN")/cache-corpus xargs -P 2 -L 1 sh -c \
+		'"$0" eval "$1" "$2" --compile-only --compile-timeout-s 600 --json >"$3.json" 2>"$3.err"; echo $? >"$3.rc"' \
+		"$BIN" <"$CORPUS/jobs"
+	corpus_bad=0
+	corpus_n=0
+	while read -r task f base; do
+		corpus_n=$((corpus_n + 1))
+		want=$(sed -n 's|^// expect: *\([^ ]*\).*|\1|p' "$f" | head -1)
+		if ! python3 - "$base.json" "$want" <<'PY' 2>/dev/null; then
+import json, sys
+static = {"compile_error", "compile_timeout", "forbidden_symbol", "forbidden_instruction", "load_error"}
+got = json.load(open(sys.argv[1]))["verdict"]
+wants = sys.argv[2].split("|")
+ok = got in wants if any(w in static for w in wants) else got == "ok"
+sys.exit(0 if ok else 1)
+PY
+			corpus_bad=$((corpus_bad + 1))
+			echo "      $(basename "$f"): want $want, got: $(head -c 300 "$base.json" "$base.err" | tr '\n' ' ')"
+		fi
+	done <"$CORPUS/jobs"
+	[ "$corpus_bad" -eq 0 ] && [ "$corpus_n" -gt 40 ]
+	check $? "all $corpus_n kernels of tests/gpu/candidates and tests/cheats get their pre-run verdicts with --compile-only"
+else
+	skip "eval --compile-only (no nvcc here)"
+fi
+
+# ---- the ABI's promises reach the agent ------------------------------------------
+cua show relu
+expect_in "$OUT" "aligned to 256 bytes" "the prompt promises 256-byte aligned tensors"
+expect_in "$OUT" "NaN poison pattern" "the prompt says outputs arrive poisoned"
+expect_in "$OUT" "cudaMallocAsync/cudaFreeAsync on \`stream\`" "the prompt says what may be allocated"
+expect_in "$OUT" "#define CUA_TENSOR_ALIGN 256" "the header shown in the prompt defines the alignment"
+expect_in "$OUT" "forbidden_instruction" "a strict task's prompt says the machine code is checked"
+
+# ---- every command answers --help ---------------------------------------------------
+for c in baselines board catalogue compare doctor env eval history list plot run selftest show table; do
+	cua "$c" --help
+	[ "$RC" -eq 0 ] && grep -q "^usage: cuarena $c" "$OUT" && [ ! -s "$ERR" ]
+	check $? "$c --help prints its usage on stdout and exits 0"
+	cua "$c" -h
+	[ "$RC" -eq 0 ] && grep -q "^usage: cuarena $c" "$OUT"
+	check $? "$c -h does the same"
+	cua help "$c"
+	[ "$RC" -eq 0 ] && grep -q "^usage: cuarena $c" "$OUT"
+	check $? "help $c does the same"
+done
+cua run --help
+expect_in "$OUT" "Exit 4 when any episode ended because its agent failed" "run --help documents exit 4"
+cua help nosuchcommand
+expect_rc 2 "help of an unknown command is a usage error"
 
 cua catalogue
 expect_in "$OUT" "| L1/021-relu | ReLU" "catalogue prints a markdown row per task"

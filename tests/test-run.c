@@ -6,6 +6,7 @@
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <cjson/cJSON.h>
 
@@ -704,4 +705,52 @@ Test(run, baselines_are_built_before_the_gpu_is_taken)
 	cr_expect(e.cache_hit, "%s: the prebuilt object", t->baselines[0]);
 	cua_eval_clear(&e);
 	cua_task_free(t);
+}
+
+/* issue 14: a reply without code was a compile_error and counted as a candidate,
+ * and a run whose every agent failed looked like a success. */
+Test(run, a_reply_without_code_is_a_turn_not_a_candidate_and_agent_failures_are_counted)
+{
+	/* an exec agent that answers turn 1 with no code, then dies */
+	put("agent.sh", "#!/bin/sh\nread line\n"
+	                "echo '{\"type\": \"action\", \"note\": \"thinking\"}'\n"
+	                "read line\nexit 3\n");
+	char script[4400], cfgtxt[4600];
+	snprintf(script, sizeof(script), "%s/agent.sh", tmp);
+	cr_assert_eq(chmod(script, 0755), 0);
+	cJSON *replay_cfg;
+	struct cua_run_opts o = replay_opts(&replay_cfg);
+	cJSON_Delete(replay_cfg);
+	snprintf(cfgtxt, sizeof(cfgtxt), "{\"command\": [\"%s\"]}", script);
+	cJSON *cfg = cJSON_Parse(cfgtxt);
+	o.agent = cua_agent_find("exec");
+	o.agent_config = cfg;
+	o.turns = 3;
+	struct cua_run_summary sum;
+	char err[CUA_ERR_LEN] = "";
+	cr_assert_eq(cua_run(&o, &sum, err, sizeof(err)), CUA_OK, "%s", err);
+	cJSON_Delete(cfg);
+	cr_expect_eq(sum.tasks_done, 2);
+	cr_expect_eq(sum.evaluations, 0, "no candidate was built: %d counted", sum.evaluations);
+	cr_expect_eq(sum.agent_failed, 2);
+
+	cJSON *lines[8];
+	int n = read_lines("evals.jsonl", lines, 8);
+	cr_expect_eq(n, 2, "one turn per task");
+	for (int i = 0; i < n; i++) {
+		const cJSON *e = cJSON_GetObjectItem(lines[i], "eval");
+		cr_expect_str_eq(str(e, "verdict"), "no_code");
+		cr_expect(strstr(str(e, "message"), "thinking"), "%s", str(e, "message"));
+		cr_expect_eq(cJSON_GetObjectItem(lines[i], "reward")->valuedouble, -1,
+		             "the turn keeps its reward");
+		cJSON_Delete(lines[i]);
+	}
+	n = read_lines("trajectories.jsonl", lines, 8);
+	int failed = 0;
+	for (int i = 0; i < n; i++) {
+		failed += !strcmp(str(lines[i], "kind"), "end") &&
+		          !strncmp(str(lines[i], "reason"), "agent failed", 12);
+		cJSON_Delete(lines[i]);
+	}
+	cr_expect_eq(failed, 2);
 }

@@ -317,7 +317,12 @@ ParameterizedTestParameters(symcheck, symbol_policy_table)
 		IMPORT("cudaLaunchHostFunc_ptsz", "host callbacks are forbidden"),
 		IMPORT("cudaStreamAddCallback", "host callbacks are forbidden"),
 		IMPORT("cudaDeviceReset", "resetting the device is forbidden"),
-		IMPORT("cudaSetDevice", "changing the device or its flags is forbidden"),
+		/* the candidate's process has one device: re-selecting it is harmless
+		 * (CUB's device-wide algorithms do) */
+		IMPORT("cudaSetDevice", OK),
+		IMPORT("cudaMallocAsync", OK), IMPORT("cudaFreeAsync", OK),
+		IMPORT("cudaMemcpyToSymbolAsync", OK), IMPORT("cudaGetDevice", OK),
+		IMPORT("cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", OK),
 		IMPORT("cudaSetDeviceFlags", "changing the device or its flags is forbidden"),
 		IMPORT("cudaIpcGetMemHandle", "sharing memory between processes is forbidden"),
 		IMPORT("cudaGetDriverEntryPoint", "the CUDA driver API is not available to candidates"),
@@ -346,7 +351,23 @@ ParameterizedTestParameters(symcheck, symbol_policy_table)
 		IMPORT("__gmon_start__", OK), IMPORT("__stack_chk_fail", OK), IMPORT("__assert_fail", OK),
 		IMPORT("_ZNSt6thread15_M_start_threadESt10unique_ptrINS_6_StateESt14default_deleteIS1_EEPFvvE",
 		       "threads are forbidden"),
-		IMPORT("_ZSt4cout", "not in the allowlist of callable functions"),
+		/* <iostream>'s initialiser (CUB, Thrust) and output on the standard streams */
+		IMPORT("_ZNSt8ios_base4InitC1Ev@GLIBCXX_3.4", OK), IMPORT("_ZNSt8ios_base4InitD1Ev", OK),
+		IMPORT("_ZSt4cout", OK), IMPORT("_ZSt4cerr", OK),
+		IMPORT("_ZStlsISt11char_traitsIcEERSt13basic_ostreamIcT_ES5_PKc", OK),
+		IMPORT("_ZNSolsEi", OK),
+		IMPORT("_ZSt3cin", "not in the allowlist of callable functions"),
+		IMPORT("_ZNSt13basic_filebufIcSt11char_traitsIcEE4openEPKcSt13_Ios_Openmode",
+		       "not in the allowlist of callable functions"),
+		IMPORT("_ZNSt14basic_ifstreamIcSt11char_traitsIcEEC1EPKcSt13_Ios_Openmode",
+		       "not in the allowlist of callable functions"),
+		/* glibc 2.38+ spells these __isoc23_* (older ones __isoc99_*): same verdict */
+		IMPORT("strtoull", OK), IMPORT("__isoc23_strtoull@GLIBC_2.38", OK),
+		IMPORT("__isoc23_strtol", OK), IMPORT("sscanf", OK), IMPORT("__isoc23_sscanf", OK),
+		IMPORT("__isoc99_sscanf", OK), IMPORT("__isoc23_vsscanf", OK),
+		IMPORT("__isoc23_fscanf", "not in the allowlist of callable functions"),
+		IMPORT("__isoc99_scanf", "not in the allowlist of callable functions"),
+		IMPORT("__isoc23_", "not in the allowlist of callable functions"),
 		/* libm, memory, stdio */
 		IMPORT("expf", OK), IMPORT("exp", OK), IMPORT("expl", OK), IMPORT("tanhf", OK),
 		IMPORT("sqrtf", OK), IMPORT("fmaf", OK), IMPORT("erff", OK), IMPORT("log1pf", OK),
@@ -450,4 +471,15 @@ Test(symcheck, null_policy_allows_no_libraries)
 	                 "cuBLAS is not allowed in this task");
 	cr_expect_null(cua_symcheck_symbol("", false, NULL));
 	cr_expect_null(cua_symcheck_symbol(NULL, false, NULL));
+}
+
+Test(symcheck, violations_with_a_known_cause_come_with_advice)
+{
+	const char *a = cua_symcheck_advice("exit@GLIBC_2.2.5");
+	cr_assert_not_null(a);
+	cr_expect(strstr(a, "return non-zero from cua_solve") && strstr(a, "static"), "%s", a);
+	cr_expect_not_null(cua_symcheck_advice("dlopen"));
+	cr_expect_not_null(cua_symcheck_advice("pthread_create"));
+	cr_expect_not_null(cua_symcheck_advice("cublasSgemm_v2"));
+	cr_expect_null(cua_symcheck_advice("made_up_function"));
 }

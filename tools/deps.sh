@@ -30,4 +30,28 @@ for lib in libcudart.so libcublas.so libcudnn.so; do
 		exit 1
 	fi
 done
-echo "deps: ok ($("$CUDA_HOME/bin/nvcc" --version | grep -o 'release [0-9.]*'), packages: $PKGS)"
+# The SASS precision check lists machine code with cuobjdump (and its nvdisasm). A
+# toolkit without them (a compiler-only install) gets NVIDIA's wheels from PyPI.
+TOOLS=/opt/cuarena/cuda-tools
+if [ -x "$CUDA_HOME/bin/cuobjdump" ] && [ -x "$CUDA_HOME/bin/nvdisasm" ]; then
+	sass="cuobjdump from the toolkit"
+elif [ -x "$TOOLS/bin/cuobjdump" ] && [ -x "$TOOLS/bin/nvdisasm" ]; then
+	sass="cuobjdump from $TOOLS"
+elif [ "$(id -u)" = 0 ]; then
+	echo "deps: no cuobjdump/nvdisasm in $CUDA_HOME/bin: installing NVIDIA's wheels into $TOOLS"
+	rm -rf "$TOOLS" && mkdir -p "$TOOLS/bin" &&
+	python3 -m pip install --quiet --disable-pip-version-check --target "$TOOLS/pkgs" \
+		nvidia-cuda-cuobjdump==13.2.51 nvidia-cuda-nvdisasm==13.2.51 >/dev/null 2>&1 || {
+		echo "deps: pip install of nvidia-cuda-cuobjdump / nvidia-cuda-nvdisasm failed" >&2; exit 1; }
+	for t in cuobjdump nvdisasm; do
+		f=$(find "$TOOLS/pkgs" -type f -name "$t" | head -n 1)
+		[ -n "$f" ] && chmod +x "$f" && ln -sf "$f" "$TOOLS/bin/$t"
+	done
+	[ -x "$TOOLS/bin/cuobjdump" ] && [ -x "$TOOLS/bin/nvdisasm" ] || {
+		echo "deps: the wheels hold no cuobjdump/nvdisasm" >&2; exit 1; }
+	sass="cuobjdump installed in $TOOLS"
+else
+	echo "deps: no cuobjdump/nvdisasm (the SASS check needs them); run as root to install"
+	exit 1
+fi
+echo "deps: ok ($("$CUDA_HOME/bin/nvcc" --version | grep -o 'release [0-9.]*'), $sass, packages: $PKGS)"

@@ -1,7 +1,9 @@
 // task: sgemm
-// expect: wrong_output
+// expect: forbidden_instruction
+// expect-message: HMUL2
 // Reduced precision in a strict-fp32 task: the products use half-precision inputs
-// (fp32 accumulation), the fp16 loophole. The strict tolerance rejects it.
+// (fp32 accumulation), the fp16 loophole. __hmul compiles to HMUL2, which the SASS check
+// rejects before the kernel runs; the strict tolerance would reject it as well.
 #include "cuarena.h"
 #include <cuda_fp16.h>
 

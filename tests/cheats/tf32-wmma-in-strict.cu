@@ -1,9 +1,10 @@
 // task: sgemm
-// expect: wrong_output
-// expect-message: shape timed
+// expect: forbidden_instruction
+// expect-message: HMMA.1684.F32.TF32
 // The precision loophole: TF32 tensor cores (wmma m16n16k8) in a strict-fp32 task.
-// Tile-aligned shapes use TF32; the odd check shapes fall back to plain FFMA, so only
-// the precision policy (the tolerance) can reject it, at the timed shape.
+// Tile-aligned shapes use TF32; the odd check shapes fall back to plain FFMA. The SASS
+// check rejects it before it runs (HMMA.1684.F32.TF32); the strict tolerance would too,
+// at the timed shape (wrong_output), were the instruction check not there.
 #include "cuarena.h"
 #include <mma.h>
 using namespace nvcuda;
