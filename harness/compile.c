@@ -9,6 +9,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <string.h>
+#include <time.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -192,13 +193,24 @@ static enum cua_status file_digest(const char *path, char out[65])
 	return st;
 }
 
-/* A cached object is loaded only when its bytes are the ones built. */
+/* A cached object is loaded only when its bytes are the ones built. Its digest
+ * is written just after it is stored (compile.c's builds race benignly: the
+ * first to store an entry wins), so a missing digest is waited for briefly. */
 static bool cache_entry_intact(const char *so, const char *sum, char digest[65])
 {
 	char *want = NULL;
 	size_t wl = 0;
-	bool ok = cua_read_file(sum, 256, &want, &wl, NULL, 0) == CUA_OK && wl >= 64 &&
-	          file_digest(so, digest) == CUA_OK && !memcmp(want, digest, 64);
+	bool have = false;
+	for (int i = 0; i < 200 && !have; i++) {
+		have = cua_read_file(sum, 256, &want, &wl, NULL, 0) == CUA_OK && wl >= 64;
+		if (!have) {
+			free(want);
+			want = NULL;
+			struct timespec ts = { 0, 10 * 1000 * 1000 };
+			nanosleep(&ts, NULL);
+		}
+	}
+	bool ok = have && file_digest(so, digest) == CUA_OK && !memcmp(want, digest, 64);
 	free(want);
 	if (!ok)
 		digest[0] = '\0';
@@ -409,21 +421,40 @@ enum cua_status cua_build_so(const char *src_path, const struct cua_build_opts *
 			               NULL, 0);
 		goto out;
 	}
-	/* the digest first: an object in the cache always has one */
-	if (file_digest(tmp_so, b->so_sha256) != CUA_OK ||
-	    cua_write_file(sum_path, b->so_sha256, 64, err, errlen) != CUA_OK) {
-		if (!err || !err[0])
-			cua_errf(err, errlen, "%s: cannot record the build's digest", b->so_path);
+	/* Store it under its key unless another build of the same key (the same
+	 * source built at once by two threads or processes) got there first: nvcc's
+	 * output is not byte-for-byte reproducible, so the stored object and its
+	 * digest must come from one build. link() fails when the entry exists;
+	 * then that build's object (and digest) is ours too. */
+	if (file_digest(tmp_so, b->so_sha256) != CUA_OK) {
+		cua_errf(err, errlen, "%s: cannot read the build", tmp_so);
 		unlink(tmp_so);
 		result = CUA_E_IO;
 		goto out;
 	}
-	if (rename(tmp_so, b->so_path) != 0) {
-		cua_errf(err, errlen, "%s: cannot store build: %s", b->so_path,
-		         strerror(errno));
+	if (link(tmp_so, b->so_path) != 0) {
 		unlink(tmp_so);
+		if (errno == EEXIST && cache_entry_intact(b->so_path, sum_path, b->so_sha256)) {
+			b->ok = true;
+			goto out;
+		}
+		cua_errf(err, errlen, "%s: cannot store build: %s", b->so_path, strerror(errno));
 		result = CUA_E_IO;
 		goto out;
+	}
+	unlink(tmp_so);
+	{
+		char tmp_sum[4400];
+		snprintf(tmp_sum, sizeof(tmp_sum), "%s.tmp", tmp_so);
+		if (cua_write_file(tmp_sum, b->so_sha256, 64, err, errlen) != CUA_OK ||
+		    rename(tmp_sum, sum_path) != 0) {
+			unlink(tmp_sum);
+			unlink(b->so_path);
+			if (err && !err[0])
+				cua_errf(err, errlen, "%s: cannot record the build's digest", b->so_path);
+			result = CUA_E_IO;
+			goto out;
+		}
 	}
 	if (b->log)
 		cua_write_file(log_path, b->log, strlen(b->log), NULL, 0);

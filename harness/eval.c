@@ -132,6 +132,8 @@ static void take_event(const cJSON *ev, struct cua_eval *e, struct cua_device *d
 		dev->runtime = cua_to_int(num(ev, "runtime"));
 		dev->l2_bytes = num(ev, "l2_bytes");
 		dev->mem_bytes = num(ev, "mem_bytes");
+	} else if (!strcmp(kind, "profile")) {
+		snprintf(e->profile, sizeof(e->profile), "%s", str(ev, "what"));
 	} else if (!strcmp(kind, "jail")) {
 		snprintf(e->jail, sizeof(e->jail), "%s", str(ev, "what"));
 	} else if (!strcmp(kind, "phase")) {

@@ -138,6 +138,19 @@ static void emit_phase(const char *fmt, ...)
 
 static void cand_stop(void);
 
+/* Where a judgement's seconds go ("cuda 0.14 alloc 0.31 …", seconds since the
+ * judge started), sent with the result: the fixed cost of the process split
+ * is what throughput depends on. */
+static char g_profile[320];
+static double g_t0;
+static void mark(const char *what)
+{
+	size_t n = strlen(g_profile);
+	if (n + 24 < sizeof(g_profile))
+		snprintf(g_profile + n, sizeof(g_profile) - n, "%s%s %.3f", n ? " " : "", what,
+		         cua_now() - g_t0);
+}
+
 /* Emits the final result line and ends the process: the context dies with it,
  * and the candidate's process (killed first, its output copied to our stderr). */
 static void finish(enum cua_verdict v, const char *fmt, ...)
@@ -165,7 +178,13 @@ static void finish(enum cua_verdict v, const char *fmt, ...)
 		v = CUA_VERDICT_RUNTIME_ERROR;
 	}
 	cudaGetLastError();
+	mark("end");
 	cand_stop();
+	mark("stopped");
+	cJSON *pr = cJSON_CreateObject();
+	cJSON_AddStringToObject(pr, "event", "profile");
+	cJSON_AddStringToObject(pr, "what", g_profile);
+	emit(pr);
 	cJSON *o = cJSON_CreateObject();
 	cJSON_AddStringToObject(o, "event", "result");
 	cJSON_AddStringToObject(o, "verdict", cua_verdict_name(v));
@@ -394,11 +413,14 @@ static void cand_start(const struct job *job)
 		snprintf(e_ld, sizeof(e_ld), "LD_LIBRARY_PATH=%s", v);
 		env[ne++] = e_ld;
 	}
+	/* One device, the judge's (its device 0: the first it may see). A kernel
+	 * that saw more could spread its work over GPUs, one of them perhaps
+	 * judging somebody else; with one, re-selecting it is harmless (CUB does). */
 	v = getenv("CUDA_VISIBLE_DEVICES");
-	if (v) {
-		snprintf(e_vis, sizeof(e_vis), "CUDA_VISIBLE_DEVICES=%s", v);
-		env[ne++] = e_vis;
-	}
+	size_t first = v ? strcspn(v, ",") : 0;
+	snprintf(e_vis, sizeof(e_vis), "CUDA_VISIBLE_DEVICES=%.*s", (int)(first ? first : 1),
+	         first ? v : "0");
+	env[ne++] = e_vis;
 	snprintf(e_home, sizeof(e_home), "HOME=%s", home);
 	snprintf(e_tmp, sizeof(e_tmp), "TMPDIR=%s", home);
 	env[ne++] = e_home;
@@ -1864,6 +1886,7 @@ extern "C" int cua_judge_main(int argc, char **argv)
 	char err[CUA_ERR_LEN];
 	struct cua_task *task = NULL;
 	double started = cua_now();
+	g_t0 = started;
 
 	take_channel_key();
 	uint64_t secret = 0, recheck = 0;
@@ -1889,6 +1912,7 @@ extern "C" int cua_judge_main(int argc, char **argv)
 	C.deadline = started + (job.timeout_s > 10 ? job.timeout_s - 5 : job.timeout_s);
 	if (!oracle_only)
 		cand_start(&job);
+	mark("spawned");
 
 	int ndev = 0;
 	cudaError_t e = cudaGetDeviceCount(&ndev);
@@ -1908,6 +1932,7 @@ extern "C" int cua_judge_main(int argc, char **argv)
 		       "(cuMemCreate with POSIX descriptors)");
 	HARNESS_TRY(cudaMalloc((void **)&d_counter, sizeof(*d_counter)));
 	HARNESS_TRY(cudaMalloc((void **)&d_acc, sizeof(*d_acc)));
+	mark("cuda");
 
 	/* Our own copies, checked against their builds' digests, are what we load. */
 	stage_verified(job.oracle_so, "oracle.so", job.oracle_sha256, 0400);
@@ -1933,6 +1958,7 @@ extern "C" int cua_judge_main(int argc, char **argv)
 	}
 
 	cand_ready("start-up of the kernel's process");
+	mark("kernel-process");
 	char jail[160];
 	cua_jail_describe(&C.info, jail, sizeof(jail));
 	{
@@ -1947,7 +1973,9 @@ extern "C" int cua_judge_main(int argc, char **argv)
 	int timed = cua_task_timed_shape(task);
 	if (job.time) {
 		timing_alloc(&job, (size_t)prop.l2CacheSize, s);
+		mark("alloc");
 		timing_calibrate(&job, s);
+		mark("calibrated");
 	}
 
 	/* Every buffer of the checks exists before the kernel does (shape_alloc
@@ -1968,6 +1996,7 @@ extern "C" int cua_judge_main(int argc, char **argv)
 		cand_send(&m, NULL, 0, "load");
 		g_kernel_loaded = true;
 		cand_ready("load");
+		mark("loaded");
 	}
 
 	struct cua_verdict_box box;
@@ -1989,6 +2018,7 @@ extern "C" int cua_judge_main(int argc, char **argv)
 				run_case(bp, job.seeds[k], false, false, s, &box);
 			run_case(bp, job.secret, true, false, s, &box);
 		}
+	mark("checked");
 	cJSON *ck = cJSON_CreateObject();
 	cJSON_AddStringToObject(ck, "event", "checked");
 	cJSON_AddNumberToObject(ck, "seconds", cua_now() - t0);
@@ -1999,7 +2029,9 @@ extern "C" int cua_judge_main(int argc, char **argv)
 	if (job.time) {
 		double t1 = cua_now();
 		timing_alloc_rest(s);
+		mark("sets");
 		run_timing(&job, s, &box);
+		mark("timed");
 		/* A kernel that turns lazy after many calls fails here. */
 		run_case(&TM.sets[0], job.recheck, false, true, s, &box);
 		cJSON *tm = cJSON_CreateObject();

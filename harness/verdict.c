@@ -211,6 +211,8 @@ cJSON *cua_eval_to_json(const struct cua_eval *e)
 	cJSON_AddNumberToObject(p, "check", e->check_s);
 	cJSON_AddNumberToObject(p, "timing", e->timing_s);
 	cJSON_AddNumberToObject(p, "run", e->run_s);
+	if (e->profile[0])
+		cJSON_AddStringToObject(p, "judge", e->profile);
 	cJSON_AddBoolToObject(o, "net_isolated", e->net_isolated);
 	if (e->jail[0])
 		cJSON_AddStringToObject(o, "jail", e->jail);
@@ -372,6 +374,7 @@ enum cua_status cua_eval_from_json(const cJSON *j, struct cua_eval *e, char *err
 		e->check_s = get_num(&r, p, "check", false);
 		e->timing_s = get_num(&r, p, "timing", false);
 		e->run_s = get_num(&r, p, "run", false);
+		get_str(&r, p, "judge", e->profile, sizeof(e->profile), false);
 	}
 	e->net_isolated = get_bool(j, "net_isolated");
 	const cJSON *out = cJSON_GetObjectItemCaseSensitive(j, "output");

@@ -104,6 +104,7 @@ struct cua_eval {
 	/* process */
 	double check_s, timing_s, run_s;
 	bool net_isolated;
+	char profile[320];            /* the judge's own account of its seconds ("") */
 	char jail[96];                /* how the kernel's process was isolated ("" before
 	                               * schema 2, and for oracle-only runs) */
 	char *output_tail;            /* the child's stdout+stderr, trimmed, heap */
