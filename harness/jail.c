@@ -356,10 +356,17 @@ static void build(void)
 	p[k++] = JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_clone3, 0, 1);
 	p[k++] = RET(SECCOMP_RET_ERRNO | ENOSYS);
 	/* opens: read-only, never creating or truncating */
-	/* the kernel's O_TMPFILE bit alone: glibc's O_TMPFILE and __O_TMPFILE both
-	 * carry O_DIRECTORY, and reading a directory is fine (found on the H200:
-	 * an opendir of /proc was refused) */
-	const uint32_t wr = O_WRONLY | O_RDWR | O_CREAT | O_TRUNC | O_APPEND | 020000000u;
+	/* Opens that create, truncate, append or write only are refused. A read-write
+	 * open of an existing file is not: the CUDA runtime opens its device nodes
+	 * that way lazily, after the filter is in (seen on the H200: CUB's
+	 * device-wide algorithms with a cudaMallocAsync workspace, and the runtime
+	 * after a reset, each died of a refused openat). As uid 65534 in its own
+	 * mount namespace, with nothing created, the files it can write are the
+	 * device nodes and its own /proc entries. 020000000 is the kernel's
+	 * O_TMPFILE bit alone: glibc's O_TMPFILE and __O_TMPFILE both carry
+	 * O_DIRECTORY, and reading a directory is fine (an opendir of /proc was
+	 * refused on the H200 before). */
+	const uint32_t wr = O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | 020000000u;
 #ifdef SYS_open
 	k += flags_rule(p + k, SYS_open, 1, wr);
 #endif

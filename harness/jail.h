@@ -60,10 +60,11 @@ void cua_jail_describe(const struct cua_jail_info *info, char *buf, size_t len);
 /* Installs, for every thread of the calling process, the seccomp filter a
  * candidate runs under: system calls are allowed by number (memory, the
  * driver's ioctls, futexes, clocks, reads, writes and messages on descriptors
- * already open, threads but not processes, read-only opens); anything else —
- * fork/vfork/clone of a process, exec, ptrace, process_vm_*, sockets, opening
- * for writing, mount, setuid, kill of another process, perf/bpf, and every
- * call not listed — raises SIGSYS, whose handler writes the call's number to
+ * already open, threads but not processes, opens of existing files, read-only
+ * or read-write: CUDA opens its device nodes lazily); anything else —
+ * fork/vfork/clone of a process, exec, ptrace, process_vm_*, sockets, opens
+ * that create, truncate, append or write only, mount, setuid, kill of another
+ * process, perf/bpf, and every call not listed — raises SIGSYS, whose handler writes the call's number to
  * fd 2 and ends the process by SIGSYS. Sets no_new_privs. */
 enum cua_status cua_jail_filter_install(char *err, size_t errlen);
 

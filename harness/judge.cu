@@ -1562,10 +1562,13 @@ static void run_timing(const struct job *job, cudaStream_t s, struct cua_verdict
 	cJSON_AddNumberToObject(o, "flush_bytes", (double)TM.flush_bytes);
 	emit(o);
 
-	/* The candidate's process says how long it took; the judge measured. A claim
-	 * far from the measurement is a process that lies (or a broken clock). */
+	/* The candidate's process says how long it took; the judge measured. The
+	 * claim decides nothing, so only a gross lie is an anomaly: on the H200 an
+	 * honest warp-shuffle softmax claimed 2.50 ms where the judge measured 2.16
+	 * (its own CUDA events said 2.48), so a 10 % rule rejected correct work; a
+	 * process whose timers are hooked claimed 0.08 ms of 2.16. */
 	double claim = sh.median, judged = sj.median;
-	if (fabs(claim - judged) > 0.10 * judged + 0.05)
+	if (claim < 0.5 * judged - 0.05 || claim > 2 * judged + 0.5)
 		finish(CUA_VERDICT_TIMING_ANOMALY,
 		       "the kernel's process claimed %.4f ms per call, the judge measured %.4f ms",
 		       claim, judged);

@@ -128,7 +128,8 @@ static void *thread_fn(void *a)
 }
 
 enum act { NOTHING, THREAD, FORK, RAW_FORK, EXEC, SOCKET, OPEN_WRITE, OPEN_READ, PTRACE,
-           KILL_OTHER, MMAP_EXEC, VM_READ, CLONE3, OPEN_DIR, OPEN_TMPFILE };
+           KILL_OTHER, MMAP_EXEC, VM_READ, CLONE3, OPEN_DIR, OPEN_TMPFILE, OPEN_RDWR,
+           OPEN_RDWR_TRUNC, OPEN_APPEND };
 
 /* Forks, installs the filter in the child, does `a`; returns the wait status. */
 static int filtered(enum act a)
@@ -164,6 +165,12 @@ static int filtered(enum act a)
 				_exit(105);
 			break;
 		case OPEN_TMPFILE: open("/tmp", O_TMPFILE | O_RDWR, 0600); break;
+		case OPEN_RDWR:
+			if (open("/dev/null", O_RDWR) < 0)
+				_exit(106);
+			break;
+		case OPEN_RDWR_TRUNC: open("/dev/null", O_RDWR | O_TRUNC); break;
+		case OPEN_APPEND: open("/dev/null", O_WRONLY | O_APPEND); break;
 		case PTRACE: ptrace(PTRACE_TRACEME, 0, 0, 0); break;
 		case KILL_OTHER: kill(1, 0); break;
 		case MMAP_EXEC:
@@ -205,6 +212,9 @@ Test(jail, the_filter_lets_a_cuda_program_s_ordinary_calls_through)
 	/* O_DIRECTORY is part of glibc's O_TMPFILE: a mask built from that refused
 	 * every opendir (seen on the H200, 2026-12-01) */
 	cr_expect(clean_exit(st = filtered(OPEN_DIR)), "directories: %#x", st);
+	/* CUDA opens its device nodes read-write after the filter is in (cudaMallocAsync's
+	 * pool, a reset: seen on the H200, 2026-12-01) */
+	cr_expect(clean_exit(st = filtered(OPEN_RDWR)), "an existing file read-write: %#x", st);
 	cr_expect(clean_exit(st = filtered(MMAP_EXEC)), "executable memory (the driver's "
 	          "module loader needs it): %#x", st);
 	cr_expect(clean_exit(st = filtered(CLONE3)), "clone3 answers ENOSYS: %#x", st);
@@ -217,6 +227,7 @@ Test(jail, the_filter_ends_a_process_that_forks_execs_or_reaches_out)
 		{ EXEC, "execve" }, { SOCKET, "socket" }, { OPEN_WRITE, "open for writing" },
 		{ PTRACE, "ptrace" }, { KILL_OTHER, "kill" }, { VM_READ, "process_vm_readv" },
 		{ OPEN_TMPFILE, "an unnamed file for writing" },
+		{ OPEN_RDWR_TRUNC, "truncating" }, { OPEN_APPEND, "appending" },
 	};
 	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
 		int st = filtered(refused[i].a);

@@ -199,6 +199,21 @@ int main(void)
 		e = cudaEventCreate(&ev0);
 	if (e == cudaSuccess)
 		e = cudaEventCreate(&ev1);
+	/* Wake what the runtime would otherwise start lazily, under the filter: the
+	 * stream-ordered allocator (CUB's and Thrust's workspaces), a host-pinned
+	 * buffer. A kernel's first cudaMallocAsync then finds it up. */
+	if (e == cudaSuccess) {
+		void *p = NULL;
+		e = cudaMallocAsync(&p, 1 << 20, stream);
+		if (e == cudaSuccess)
+			e = cudaFreeAsync(p, stream);
+		if (e == cudaSuccess)
+			e = cudaMallocHost(&p, 4096);
+		if (e == cudaSuccess)
+			e = cudaFreeHost(p);
+		if (e == cudaSuccess)
+			e = cudaStreamSynchronize(stream);
+	}
 	if (e != cudaSuccess) {
 		fail((int)e, "CUDA does not start in the candidate's process: %s",
 		     cudaGetErrorString(e));
