@@ -31,6 +31,7 @@
  */
 #include <cuda_runtime.h>
 #include <dlfcn.h>
+#include <stddef.h>
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
@@ -1618,28 +1619,30 @@ static void parse_job(int argc, char **argv, struct job *job)
 		if (!v)
 			usage_exit("option without a value");
 		i++;
+		/* the options that name a string, in one sorted table */
+		static const struct { const char *name; size_t at; } strs[] = {
+			{ "--checker", offsetof(struct job, checker_so) },
+			{ "--checker-sha256", offsetof(struct job, checker_sha256) },
+			{ "--dump", offsetof(struct job, dump_dir) },
+			{ "--oracle", offsetof(struct job, oracle_so) },
+			{ "--oracle-sha256", offsetof(struct job, oracle_sha256) },
+			{ "--so", offsetof(struct job, so) },
+			{ "--so-sha256", offsetof(struct job, so_sha256) },
+			{ "--subject", offsetof(struct job, subject) },
+			{ "--task", offsetof(struct job, task_dir) },
+		};
+		bool taken = false;
+		for (size_t k = 0; k < sizeof(strs) / sizeof(strs[0]) && !taken; k++)
+			if (!strcmp(a, strs[k].name)) {
+				*(const char **)((char *)job + strs[k].at) = v;
+				taken = true;
+			}
+		if (taken)
+			continue;
 		if (!strcmp(a, "--fd"))
 			report_fd = atoi(v);
-		else if (!strcmp(a, "--task"))
-			job->task_dir = v;
-		else if (!strcmp(a, "--so"))
-			job->so = v;
-		else if (!strcmp(a, "--oracle"))
-			job->oracle_so = v;
-		else if (!strcmp(a, "--subject"))
-			job->subject = v;
-		else if (!strcmp(a, "--checker"))
-			job->checker_so = v;
-		else if (!strcmp(a, "--so-sha256"))
-			job->so_sha256 = v;
-		else if (!strcmp(a, "--oracle-sha256"))
-			job->oracle_sha256 = v;
-		else if (!strcmp(a, "--checker-sha256"))
-			job->checker_sha256 = v;
 		else if (!strcmp(a, "--timeout"))
 			job->timeout_s = atof(v);
-		else if (!strcmp(a, "--dump"))
-			job->dump_dir = v;
 		else if (!strcmp(a, "--max-time-s"))
 			job->max_time_s = atof(v);
 		else if (!strcmp(a, "--min-samples"))
