@@ -8,7 +8,7 @@
  * Build: nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Xcompiler -fPIC -shared
  *        -cudart shared -Iinclude -Itasks/common -o ref.so tasks/L2/023-conv3d-groupnorm-mean/reference.cu
  * Napkin math (timed N=128 C=3 F=24 D=24 H=32 W=32): 10.5 GFLOP, 38 MB moved by a fused kernel.
- * Tolerance atol 2e-05, rtol 1e-05: one mean per sample of a group norm: the normalised values err by ~1e-6 and their mean by less; a new x moves the output by ~1e-3, which the tolerance must stay far under (estimated; to be measured on the H200). */
+ * Tolerance atol 1e-05, rtol 1e-05: one mean per sample of a group norm: the normalised values err by ~1e-6 and their mean by less (the group statistics' fp32 error, ≲ 3e-6, is what remains); a new x moves the output by ~2e-4 at the timed shape (a NumPy model at N = 4: 19× this tolerance), which the tolerance must stay far under (estimated; to be measured on the H200). */
 #include "cuarena.h"
 #include "epilogue-conv3d.cuh"
 
