@@ -1,0 +1,10 @@
+/* baselines/cudnn/l2-038-unfused.cu — cuDNN baseline for L2/038-convtranspose3d-avgpool-clamp-softmax-multiply.
+ * As PyTorch eager runs it: the convolution by cudnnConvolutionBackwardData in strict fp32
+ * (CUDNN_FMA_MATH, algorithm by Find), the conv bias and every epilogue operator as its own naive
+ * kernel (l2-conv3d-common.cuh; chain l2d_t038 of tasks/common/epilogue-conv3d.cuh).
+ * Build: nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Xcompiler -fPIC -shared
+ *        -cudart shared -Iinclude -Itasks/common -o b.so baselines/cudnn/l2-038-unfused.cu -lcudnn
+ * Napkin math (timed): 59.6 GFLOP, 1611 MB fused; unmeasured. */
+#include "l2-conv3d-common.cuh"
+
+L2D_CUDNN_UNFUSED(l2d_t038)

@@ -1,0 +1,10 @@
+/* baselines/cudnn/l2-090-unfused.cu — cuDNN baseline for L2/090-conv3d-leakyrelu-sum-clamp-gelu.
+ * As PyTorch eager runs it: the convolution by cudnnConvolutionForward in strict fp32
+ * (CUDNN_FMA_MATH, algorithm by Find), the conv bias and every epilogue operator as its own naive
+ * kernel (l2-conv3d-common.cuh; chain l2d_t090 of tasks/common/epilogue-conv3d.cuh).
+ * Build: nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Xcompiler -fPIC -shared
+ *        -cudart shared -Iinclude -Itasks/common -o b.so baselines/cudnn/l2-090-unfused.cu -lcudnn
+ * Napkin math (timed): 195.7 GFLOP, 2032 MB fused; unmeasured. */
+#include "l2-conv3d-common.cuh"
+
+L2D_CUDNN_UNFUSED(l2d_t090)
