@@ -157,6 +157,10 @@ static void mark(const char *what)
 static void finish(enum cua_verdict v, const char *fmt, ...)
 	__attribute__((noreturn, format(printf, 2, 3)));
 static bool g_kernel_loaded;   /* the kernel's code is in its process */
+/* Free device memory just before the kernel was loaded, and what the judge
+ * allocated itself since: a kernel's scratch is freed before cua_solve returns
+ * (the ABI), so memory missing beyond that is the kernel's process's. */
+static size_t g_free_at_load, g_post_load_bytes;
 
 static void finish(enum cua_verdict v, const char *fmt, ...)
 {
@@ -169,12 +173,18 @@ static void finish(enum cua_verdict v, const char *fmt, ...)
 	 * device's memory (every buffer of ours exists before it loads, but the
 	 * oracle and the checker may need scratch). That is the kernel's verdict. */
 	size_t free_b = 0, total_b = 0;
+	double grown = 0;   /* GiB the kernel's process took since it was loaded, and kept */
 	if (v == CUA_VERDICT_HARNESS_ERROR && g_kernel_loaded &&
-	    cudaMemGetInfo(&free_b, &total_b) == cudaSuccess && free_b < ((size_t)2 << 30)) {
+	    cudaMemGetInfo(&free_b, &total_b) == cudaSuccess)
+		grown = ((double)g_free_at_load - (double)free_b - (double)g_post_load_bytes) /
+		        1073741824.0;
+	if (v == CUA_VERDICT_HARNESS_ERROR && g_kernel_loaded && free_b &&
+	    (free_b < ((size_t)2 << 30) || grown > 1.0)) {
 		char tmp[CUA_MSG_LEN];
 		snprintf(tmp, sizeof(tmp), "the kernel's process holds the device's memory "
-		         "(%.2f of %.0f GiB free) and the judge could not work: %.*s",
-		         free_b / 1073741824.0, total_b / 1073741824.0, (int)sizeof(tmp) / 2, buf);
+		         "(%.2f of %.0f GiB free, %.1f GiB more than before it was loaded) and the "
+		         "judge could not work: %.*s", free_b / 1073741824.0,
+		         total_b / 1073741824.0, grown > 0 ? grown : 0, (int)sizeof(tmp) / 2, buf);
 		memcpy(buf, tmp, sizeof(buf));
 		v = CUA_VERDICT_RUNTIME_ERROR;
 	}
@@ -715,6 +725,8 @@ static void tensor_alloc(struct dev_tensor *d, enum cua_dtype dtype, int ndim,
 	d->bytes = (size_t)d->n * cua_dtype_size(dtype);
 	size_t padded = (d->bytes + 3) & ~(size_t)3;
 	d->alloc = padded + 2 * GUARD_BYTES;
+	if (g_kernel_loaded)
+		g_post_load_bytes += d->alloc;
 	if (shared) {
 		d->shared = true;
 		d->alloc = cua_vmm_round(&g_vmm, d->alloc);
@@ -1997,6 +2009,9 @@ extern "C" int cua_judge_main(int argc, char **argv)
 		memset(&m, 0, sizeof(m));
 		m.op = CUA_WIRE_LOAD;
 		m.flags = job.trusted ? CUA_WIRE_TRUSTED : 0;
+		size_t total_b = 0;
+		if (cudaMemGetInfo(&g_free_at_load, &total_b) != cudaSuccess)
+			g_free_at_load = 0;
 		/* relative to its working directory, cand/home */
 		snprintf(m.text, sizeof(m.text), "../kernel.so");
 		cand_send(&m, NULL, 0, "load");
