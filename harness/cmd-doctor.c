@@ -1,11 +1,15 @@
-/* cmd-doctor.c — `cuarena doctor [--measure]`: GPU, driver, nvcc, libraries, and
- * the device's measured ceilings (cached per GPU model in results/device/). */
+/* cmd-doctor.c — `cuarena doctor [--measure]`: GPU, driver, nvcc, libraries, the
+ * isolation a kernel's process gets here, and the device's measured ceilings (cached per GPU model in results/device/). */
 #include "cli.h"
-#include "sass.h"
 #include "compile.h"
+#include "jail.h"
 #include "sandbox.h"
+#include "sass.h"
 
+#include <errno.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <cjson/cJSON.h>
 
@@ -35,6 +39,46 @@ static cJSON *run_child(struct cua_cli *cli, const char *what, double timeout_s,
 		         r.how == CUA_EXIT_TIMEOUT ? "timed out" : "printed no JSON");
 	cua_child_result_free(&r);
 	return j;
+}
+
+/* Starts /bin/true the way the judge starts a kernel's process and says what
+ * isolation it got (jail.h). */
+static bool jail_probe(char *line, size_t len, cJSON *j, char *err, size_t errlen)
+{
+	int sv[2];
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0) {
+		snprintf(err, errlen, "socketpair: %s", strerror(errno));
+		return false;
+	}
+	const char *argv[] = { "true", NULL };
+	const char *env[] = { "PATH=/usr/bin:/bin", NULL };
+	struct cua_jail_opts jo;
+	memset(&jo, 0, sizeof(jo));
+	jo.exe = access("/bin/true", X_OK) == 0 ? "/bin/true" : "/usr/bin/true";
+	jo.argv = argv;
+	jo.env = env;
+	jo.dir = "/";
+	jo.sock_fd = sv[1];
+	jo.out_fd = -1;
+	pid_t pid;
+	struct cua_jail_info info;
+	bool ok = cua_jail_spawn(&jo, &pid, &info, err, errlen) == CUA_OK;
+	close(sv[0]);
+	close(sv[1]);
+	if (ok) {
+		int st;
+		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+			;
+		ok = WIFEXITED(st) && WEXITSTATUS(st) == 0;
+		if (!ok)
+			snprintf(err, errlen, "the jailed /bin/true did not exit 0 (status %d)", st);
+		cua_jail_describe(&info, line, len);
+		cJSON_AddStringToObject(j, "what", line);
+		cJSON_AddBoolToObject(j, "pid_ns", info.pid_ns);
+		cJSON_AddBoolToObject(j, "net_ns", info.net_ns);
+		cJSON_AddBoolToObject(j, "unprivileged", info.user_dropped);
+	}
+	return ok;
 }
 
 static bool lib_present(const char *name)
@@ -76,6 +120,15 @@ int cmd_doctor(struct cua_cli *cli, int argc, char **argv)
 	cJSON_AddBoolToObject(libs, "cudnn", lib_present("libcudnn.so.9") || lib_present("libcudnn.so"));
 	if (!nvcc || !ver || !objdump)
 		rc = CUA_EXIT_ENV;
+	/* The isolation a kernel's process gets here: the jail, tried with /bin/true */
+	cJSON *jail = cJSON_AddObjectToObject(o, "jail");
+	char jail_line[160], jerr[CUA_ERR_LEN] = "";
+	bool jail_ok = jail_probe(jail_line, sizeof(jail_line), jail, jerr, sizeof(jerr));
+	cJSON_AddBoolToObject(jail, "ok", jail_ok);
+	if (!jail_ok) {
+		cJSON_AddStringToObject(jail, "problem", jerr);
+		rc = CUA_EXIT_ENV;
+	}
 
 	cJSON *dev = NULL;
 	if (!cua_cli_have_gpu()) {
@@ -127,6 +180,10 @@ int cmd_doctor(struct cua_cli *cli, int argc, char **argv)
 	printf("nvcc      %s (%s)\n", nvcc ? nvcc : "not found", ver ? ver : "does not run");
 	printf("cuobjdump %s\n", objdump ? objdump
 	                                 : "not found (the SASS check needs it: make deps)");
+	if (jail_ok)
+		printf("jail      %s (the kernel's process)\n", jail_line);
+	else
+		printf("jail      cannot start the kernel's process: %s\n", jerr);
 	printf("libraries cudart %s, cuBLAS %s, cuDNN %s\n",
 	       cJSON_IsTrue(cJSON_GetObjectItem(libs, "cudart")) ? "yes" : "NO",
 	       cJSON_IsTrue(cJSON_GetObjectItem(libs, "cublas")) ? "yes" : "NO",

@@ -243,6 +243,12 @@ else
 	skip "doctor prints the nvcc version (no nvcc here)"
 fi
 expect_in "$OUT" "$ROOT" "doctor prints the root"
+if [ "$(id -u)" = 0 ]; then
+	expect_in "$OUT" "jail      uid 65534, pid namespace, net namespace" \
+		"doctor says the kernel's process runs as nobody in its own namespaces"
+else
+	skip "doctor's jail line as root (not root here)"
+fi
 
 if [ -x /opt/cuarena/cuda-tools/bin/cuobjdump ] || [ -x "${CUDA_HOME:-/usr/local/cuda}/bin/cuobjdump" ]; then
 	expect_in "$OUT" "cuobjdump /" "doctor names the cuobjdump the SASS check uses"
