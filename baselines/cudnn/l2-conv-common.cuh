@@ -223,6 +223,48 @@ fail:
 	return rc;
 }
 
+/* The fused call of one plan, found in the cache by key or made by make(slot)
+ * (evicting round-robin when the cache is full): shared by the 2-D and 3-D
+ * fused baselines, which differ only in how a plan is made. */
+template <class Make>
+static inline int l2c_fused_run(const int64_t key[9], Make make, const void *x,
+                                const void *w, const void *b, float *c, cudaStream_t s)
+{
+	cudnnStatus_t st;
+	if (l2c_fused_handle == NULL) {
+		cudnnHandle_t h;
+		st = cudnnCreate(&h);
+		if (st != CUDNN_STATUS_SUCCESS)
+			return (int)st;
+		l2c_fused_handle = h;
+	}
+	st = cudnnSetStream(l2c_fused_handle, s);
+	if (st != CUDNN_STATUS_SUCCESS)
+		return (int)st;
+	struct l2c_fused_plan *p = NULL, *slot = NULL;
+	for (int i = 0; i < L2C_FUSED_PLANS && p == NULL; i++) {
+		if (memcmp(l2c_fused_plans[i].key, key, sizeof(l2c_fused_plans[i].key)) == 0)
+			p = &l2c_fused_plans[i];
+		else if (slot == NULL && l2c_fused_plans[i].key[0] == 0)
+			slot = &l2c_fused_plans[i];
+	}
+	if (p == NULL) {
+		if (slot == NULL) {
+			slot = &l2c_fused_plans[l2c_fused_victim];
+			l2c_fused_victim = (l2c_fused_victim + 1) % L2C_FUSED_PLANS;
+			l2c_fused_free(slot);
+		}
+		int rc = make(slot);
+		if (rc != 0)
+			return rc;
+		p = slot;
+	}
+	st = l2c_fused_call(p, p->algo, x, w, b, c);
+	if (st != CUDNN_STATUS_SUCCESS)
+		return (int)st;
+	return (int)cudaGetLastError();
+}
+
 /* c = act(conv(x, w) + b) in one cuDNN call (cv forward, with bias). */
 static inline int l2c_cudnn_fused_conv(const struct l2c_conv &cv, bool relu,
                                        const struct l2c_geom &g, const struct cua_tensor *in,
@@ -241,39 +283,10 @@ static inline int l2c_cudnn_fused_conv(const struct l2c_conv &cv, bool relu,
 		key[4 + i] = in[1].shape[i];
 	}
 	key[8] = relu;
-	cudnnStatus_t st;
-	if (l2c_fused_handle == NULL) {
-		cudnnHandle_t h;
-		st = cudnnCreate(&h);
-		if (st != CUDNN_STATUS_SUCCESS)
-			return (int)st;
-		l2c_fused_handle = h;
-	}
-	st = cudnnSetStream(l2c_fused_handle, s);
-	if (st != CUDNN_STATUS_SUCCESS)
-		return (int)st;
-	struct l2c_fused_plan *p = NULL, *slot = NULL;
-	for (int i = 0; i < L2C_FUSED_PLANS && p == NULL; i++) {
-		if (memcmp(l2c_fused_plans[i].key, key, sizeof(key)) == 0)
-			p = &l2c_fused_plans[i];
-		else if (slot == NULL && l2c_fused_plans[i].key[0] == 0)
-			slot = &l2c_fused_plans[i];
-	}
-	if (p == NULL) {
-		if (slot == NULL) {
-			slot = &l2c_fused_plans[l2c_fused_victim];
-			l2c_fused_victim = (l2c_fused_victim + 1) % L2C_FUSED_PLANS;
-			l2c_fused_free(slot);
-		}
-		int rc = l2c_fused_make(slot, key, cv, relu, g, in[0].data, in[1].data, in[2].data, c);
-		if (rc != 0)
-			return rc;
-		p = slot;
-	}
-	st = l2c_fused_call(p, p->algo, in[0].data, in[1].data, in[2].data, c);
-	if (st != CUDNN_STATUS_SUCCESS)
-		return (int)st;
-	return (int)cudaGetLastError();
+	auto make = [&](struct l2c_fused_plan *slot) {
+		return l2c_fused_make(slot, key, cv, relu, g, in[0].data, in[1].data, in[2].data, c);
+	};
+	return l2c_fused_run(key, make, in[0].data, in[1].data, in[2].data, c, s);
 }
 
 /* The whole fused baseline of Task: conv + bias (+ the leading ReLU) on cuDNN,

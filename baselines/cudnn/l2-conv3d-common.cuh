@@ -69,10 +69,7 @@ static inline int l2d_cudnn_unfused(const struct cua_tensor *in, int n_in,
 	return l2d_chain<Task, float>(in, n_in, out, n_out, conv, 0, s);
 }
 
-/* ---- fused conv + bias (+ ReLU), 5-D ---- */
-
-static struct l2c_fused_plan l2d_fused_plans[L2C_FUSED_PLANS];
-static int l2d_fused_victim;
+/* ---- fused conv + bias (+ ReLU), 5-D: plans cached by l2c_fused_run ---- */
 
 /* Row-major strides of dims[0..5). */
 static inline void l2d_strides5(const int *dims, int *strides)
@@ -192,39 +189,10 @@ static inline int l2d_cudnn_fused_conv(const struct l2d_conv &cv, bool relu,
 	/* x's extents, F, k, relu: they determine the plan. */
 	int64_t key[9] = {in[0].shape[0], in[0].shape[1], in[0].shape[2], in[0].shape[3],
 	                  in[0].shape[4], g.F, cv.k, relu ? 1 : 0, 5};
-	cudnnStatus_t st;
-	if (l2c_fused_handle == NULL) {
-		cudnnHandle_t h;
-		st = cudnnCreate(&h);
-		if (st != CUDNN_STATUS_SUCCESS)
-			return (int)st;
-		l2c_fused_handle = h;
-	}
-	st = cudnnSetStream(l2c_fused_handle, s);
-	if (st != CUDNN_STATUS_SUCCESS)
-		return (int)st;
-	struct l2c_fused_plan *p = NULL, *slot = NULL;
-	for (int i = 0; i < L2C_FUSED_PLANS && p == NULL; i++) {
-		if (memcmp(l2d_fused_plans[i].key, key, sizeof(key)) == 0)
-			p = &l2d_fused_plans[i];
-		else if (slot == NULL && l2d_fused_plans[i].key[0] == 0)
-			slot = &l2d_fused_plans[i];
-	}
-	if (p == NULL) {
-		if (slot == NULL) {
-			slot = &l2d_fused_plans[l2d_fused_victim];
-			l2d_fused_victim = (l2d_fused_victim + 1) % L2C_FUSED_PLANS;
-			l2c_fused_free(slot);
-		}
-		int rc = l2d_fused_make(slot, key, cv, relu, g, in[0].data, in[1].data, in[2].data, c);
-		if (rc != 0)
-			return rc;
-		p = slot;
-	}
-	st = l2c_fused_call(p, p->algo, in[0].data, in[1].data, in[2].data, c);
-	if (st != CUDNN_STATUS_SUCCESS)
-		return (int)st;
-	return (int)cudaGetLastError();
+	auto make = [&](struct l2c_fused_plan *slot) {
+		return l2d_fused_make(slot, key, cv, relu, g, in[0].data, in[1].data, in[2].data, c);
+	};
+	return l2c_fused_run(key, make, in[0].data, in[1].data, in[2].data, c, s);
 }
 
 /* The whole fused baseline of Task: conv + bias (+ the leading ReLU) on cuDNN,
