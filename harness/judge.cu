@@ -518,6 +518,56 @@ __global__ void verify_kernel(const T *p, int64_t n, int dist, double a, double 
 		atomicAdd(bad, mine);
 }
 
+static const struct cua_task *g_task;
+
+/* A layered input's segment table on the device (harness/task.h: cua_segment). */
+struct dev_segment {
+	int64_t offset, numel;
+	double a, b;
+	int dist;
+	uint32_t stream;
+};
+
+/* Element i of a layered input: its segment's own stream at i - offset, or the
+ * zero padding between segments. Binary search over the sorted table. */
+__device__ __forceinline__ float segment_value(const dev_segment *tab, int nseg, int64_t i,
+                                               uint64_t seed)
+{
+	int lo = 0, hi = nseg - 1;
+	while (lo <= hi) {
+		int mid = lo + (hi - lo) / 2;
+		dev_segment g = tab[mid];
+		if (i < g.offset)
+			hi = mid - 1;
+		else if (i >= g.offset + g.numel)
+			lo = mid + 1;
+		else
+			return (float)cua_rng_value(g.dist, g.a, g.b, seed, g.stream,
+			                            (uint64_t)(i - g.offset));
+	}
+	return 0.0f;
+}
+
+__global__ void gen_segments_kernel(float *p, int64_t n, const dev_segment *tab, int nseg,
+                                    uint64_t seed)
+{
+	for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n;
+	     i += (int64_t)gridDim.x * blockDim.x)
+		p[i] = segment_value(tab, nseg, i, seed);
+}
+
+__global__ void verify_segments_kernel(const float *p, int64_t n, const dev_segment *tab,
+                                       int nseg, uint64_t seed, unsigned long long *bad)
+{
+	unsigned long long mine = 0;
+	for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n;
+	     i += (int64_t)gridDim.x * blockDim.x)
+		if (!same_bits(segment_value(tab, nseg, i, seed), p[i]))
+			mine++;
+	if (mine)
+		atomicAdd(bad, mine);
+}
+
 __global__ void fill32_kernel(uint32_t *p, int64_t n, uint32_t v)
 {
 	for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n;
@@ -810,9 +860,41 @@ static unsigned long long guard_damage(const struct dev_tensor *d, cudaStream_t 
 		       cua_dtype_name(dtype));                                         \
 	}
 
+/* The device copy of input `input`'s segment table (uploaded once; NULL when
+ * the input is not layered). It lives as long as the judge. */
+static const dev_segment *segment_table(uint32_t input)
+{
+	static dev_segment *tabs[CUA_MAX_TENSORS];
+	const struct cua_tensor_spec *spec = &g_task->inputs[input];
+	if (spec->n_segments == 0)
+		return NULL;
+	if (tabs[input])
+		return tabs[input];
+	size_t bytes = (size_t)spec->n_segments * sizeof(dev_segment);
+	dev_segment *h = (dev_segment *)malloc(bytes);
+	if (!h)
+		finish(CUA_VERDICT_HARNESS_ERROR, "out of memory for %s's segment table", spec->name);
+	for (int k = 0; k < spec->n_segments; k++) {
+		const struct cua_segment *g = &spec->segments[k];
+		h[k] = dev_segment{g->offset, g->numel, g->init.a, g->init.b, (int)g->init.dist,
+		                   g->stream};
+	}
+	HARNESS_TRY(cudaMalloc((void **)&tabs[input], bytes));
+	HARNESS_TRY(cudaMemcpy(tabs[input], h, bytes, cudaMemcpyHostToDevice));
+	free(h);
+	return tabs[input];
+}
+
 static void generate(struct dev_tensor *d, uint64_t seed, cudaStream_t s)
 {
 	const struct cua_init *in = d->init;
+	const struct cua_tensor_spec *spec = &g_task->inputs[d->index];
+	if (spec->n_segments) {
+		gen_segments_kernel<<<grid_for(d->n), 256, 0, s>>>(
+			(float *)d->t.data, d->n, segment_table(d->index), spec->n_segments, seed);
+		HARNESS_TRY(cudaGetLastError());
+		return;
+	}
 	DISPATCH_TYPES(d->t.dtype,
 	               gen_kernel<T><<<grid_for(d->n), 256, 0, s>>>(
 	                   (T *)d->t.data, d->n, (int)in->dist, in->a, in->b, seed,
@@ -824,16 +906,36 @@ static unsigned long long mutated(const struct dev_tensor *d, uint64_t seed,
                                   cudaStream_t s)
 {
 	const struct cua_init *in = d->init;
+	const struct cua_tensor_spec *spec = &g_task->inputs[d->index];
 	unsigned long long h = 0;
 	HARNESS_TRY(cudaMemsetAsync(d_counter, 0, sizeof(*d_counter), s));
-	DISPATCH_TYPES(d->t.dtype,
-	               verify_kernel<T><<<grid_for(d->n), 256, 0, s>>>(
-	                   (const T *)d->t.data, d->n, (int)in->dist, in->a, in->b,
-	                   seed, d->index, d_counter));
+	if (spec->n_segments)
+		verify_segments_kernel<<<grid_for(d->n), 256, 0, s>>>(
+			(const float *)d->t.data, d->n, segment_table(d->index), spec->n_segments,
+			seed, d_counter);
+	else
+		DISPATCH_TYPES(d->t.dtype,
+		               verify_kernel<T><<<grid_for(d->n), 256, 0, s>>>(
+		                   (const T *)d->t.data, d->n, (int)in->dist, in->a, in->b,
+		                   seed, d->index, d_counter));
 	HARNESS_TRY(cudaGetLastError());
 	HARNESS_TRY(cudaMemcpyAsync(&h, d_counter, sizeof(h), cudaMemcpyDeviceToHost, s));
 	HARNESS_TRY(cudaStreamSynchronize(s));
 	return h;
+}
+
+/* A task that states more device memory than is free is refused before any of
+ * it runs, rather than failing mid-run (memory_mb in task.json). */
+static void check_memory(const struct cua_task *t)
+{
+	size_t free_b = 0, total_b = 0;
+	if (t->memory_mb <= 0)
+		return;
+	HARNESS_TRY(cudaMemGetInfo(&free_b, &total_b));
+	if ((uint64_t)t->memory_mb << 20 > free_b)
+		finish(CUA_VERDICT_HARNESS_ERROR, "%s needs %lld MiB of device memory (memory_mb) "
+		       "but the device has %zu MiB free of %zu MiB: refused, not started", t->id,
+		       (long long)t->memory_mb, free_b >> 20, total_b >> 20);
 }
 
 /* ---- the job ---------------------------------------------------------------- */
@@ -845,7 +947,6 @@ struct shape_bufs {
 	struct dev_tensor in[CUA_MAX_TENSORS], out[CUA_MAX_TENSORS], ref[CUA_MAX_TENSORS];
 };
 
-static const struct cua_task *g_task;
 static solve_fn g_oracle, g_checker;
 static cmp_acc *d_acc;
 
@@ -1941,6 +2042,7 @@ extern "C" int cua_judge_main(int argc, char **argv)
 	HARNESS_TRY(cudaSetDevice(0));
 	HARNESS_TRY(cudaGetDeviceProperties(&prop, 0));
 	emit_device(&prop);
+	check_memory(task);
 	/* No persisting-L2 window may survive from anything before us. */
 	cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, 0);
 	cudaCtxResetPersistingL2Cache();
