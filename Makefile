@@ -24,7 +24,7 @@ CFLAGS    ?= -O2 -g
 CFLAGS    += -std=c11 $(WARN) -D_GNU_SOURCE -Iinclude -Iharness -I$(CUDA_HOME)/include
 NVFLAGS   := -O3 -g -std=c++17 -Iinclude -Iharness -gencode=arch=compute_90a,code=sm_90a \
              -Xcompiler -Wall,-Wextra,-Werror,-Wno-unused-parameter,-fPIC
-LDLIBS    := -L$(CUDA_HOME)/lib64 -lcjson -lcurl -lcrypto -lcudart -lcublas -ldl -lm -lpthread -lstdc++
+LDLIBS    := -L$(CUDA_HOME)/lib64 -lcjson -lmicrohttpd -lcurl -lcrypto -lcudart -lcublas -ldl -lm -lpthread -lstdc++
 RPATH     := -Wl,-rpath,'$$ORIGIN' -Wl,-rpath,$(CUDA_HOME)/lib64
 
 ifeq ($(SANITIZE),1)
