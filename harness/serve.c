@@ -1829,7 +1829,7 @@ enum cua_status cua_serve(const struct cua_serve_opts *o, char *err, size_t errl
 	}
 
 	s.n_builders = o->jobs > 0 ? o->jobs : cua_cpus();
-	if (s.n_builders < 2 * s.n_slots)
+	if (o->jobs <= 0 && s.n_builders < 2 * s.n_slots)
 		s.n_builders = 2 * s.n_slots;  /* one building while one is on each GPU */
 	if (s.n_builders > MAX_BUILDERS)
 		s.n_builders = MAX_BUILDERS;
