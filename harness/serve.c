@@ -908,6 +908,11 @@ static void *builder(void *arg)
 			do_reset(s, j);
 		else
 			do_step(s, j);
+		if (j->reply) {
+			/* what the request waited in the queue, and all it took here */
+			cJSON_AddNumberToObject(j->reply, "queue_s", t0 - j->t_queued);
+			cJSON_AddNumberToObject(j->reply, "server_s", cua_now() - j->t_queued);
+		}
 
 		pthread_mutex_lock(&s->lock);
 		double took = cua_now() - t0;
