@@ -1604,7 +1604,7 @@ static void completed(void *cls, struct MHD_Connection *c, void **ctx,
 int cua_serve_parse_listen(const char *s, char *host, size_t hostlen, int *port, char *err,
                            size_t errlen)
 {
-	const char *colon;
+	const char *colon, *given = s;
 	size_t hl;
 	if (!s || !*s)
 		goto bad;
@@ -1633,7 +1633,7 @@ int cua_serve_parse_listen(const char *s, char *host, size_t hostlen, int *port,
 	return 0;
 bad:
 	cua_errf(err, errlen, "--listen '%s': expected HOST:PORT (127.0.0.1:8177, "
-	         "0.0.0.0:8177, [::1]:8177); port 0 picks a free one", s ? s : "");
+	         "0.0.0.0:8177, [::1]:8177); port 0 picks a free one", given ? given : "");
 	return -1;
 }
 
