@@ -1222,8 +1222,15 @@ static enum MHD_Result post_episode(struct server *s, struct MHD_Connection *c,
 	pthread_mutex_unlock(&s->lock);
 	j->ep = se;
 	enum MHD_Result ret = run_job(s, c, j);
+	bool orphan = se->begun && j->cancel && !stopping;
+	if (orphan) {
+		/* begun for a client that left: nobody knows its id, so it ends here */
+		cua_episode_end(&se->ep, "closed");
+		record_end(s, se, "closed");
+		cua_rmtree(se->ep.workdir);
+	}
 	pthread_mutex_lock(&s->lock);
-	if (!se->begun) {              /* refused, cancelled or failed: no episode */
+	if (!se->begun || orphan) {    /* refused, cancelled or failed: no episode */
 		unlink_episode(s, se);
 		free_episode(se);
 	}
