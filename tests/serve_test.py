@@ -304,10 +304,24 @@ def test_protocol():
                     {"cod": "x"})
     check(st == 400 and "\"code\"" in j["error"], "a step without code is a 400", (st, j))
 
+    # the client as a program: kernels scored from a process pool
+    for name, code in (("a.cu", BROKEN), ("b.cu", NO_SOLVE)):
+        with open(os.path.join(WORK, name), "w") as f:
+            f.write(code)
+    p = subprocess.run([sys.executable, os.path.join(ROOT, "agents", "examples",
+                                                     "serve_client.py"),
+                        "--url", srv.url, "--processes", "2", "relu",
+                        os.path.join(WORK, "a.cu"), os.path.join(WORK, "b.cu")],
+                       capture_output=True, text=True, timeout=600)
+    check(p.returncode == 0 and "a.cu: compile_error, reward -1" in p.stdout and
+          "b.cu: load_error, reward -1" in p.stdout and "latency s: p50" in p.stdout,
+          "serve_client.py scores kernels from a process pool", (p.stdout, p.stderr))
+
     m = srv.metrics()
-    check(m.get('cuarena_verdicts_total{verdict="compile_error"}') == 3 and
+    check(m.get('cuarena_verdicts_total{verdict="compile_error"}') == 4 and
           m.get('cuarena_verdicts_total{verdict="forbidden_symbol"}') == 3 and
-          m.get('cuarena_verdicts_total{verdict="no_code"}') == 1,
+          m.get('cuarena_verdicts_total{verdict="no_code"}') == 1 and
+          m.get('cuarena_verdicts_total{verdict="load_error"}') == 2,
           "/metrics counts the verdicts", m)
     check(m.get('cuarena_requests_rejected_total{reason="too_large"}') == 1 and
           m.get("cuarena_queue_capacity") == 64, "/metrics counts refusals by reason")
@@ -315,7 +329,7 @@ def test_protocol():
 
     # the results folder is a run: every evaluation, read by table, board and compare
     lines = eval_lines(srv.results)
-    check(len(lines) == 8 and all(l["task"] == "L1/021-relu" for l in lines),
+    check(len(lines) == 10 and all(l["task"] == "L1/021-relu" for l in lines),
           "every evaluation is a line of evals.jsonl", len(lines))
     check(sum(1 for l in lines if l.get("episode") == "trainer-ep-1" and l["turn"] == 2) == 3,
           "an evaluation's episode id and turn are recorded")
