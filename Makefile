@@ -5,7 +5,8 @@
 #   make test       CPU test suite (Criterion); no GPU needed
 #   make gpu-test   GPU suite (plain runner) — run on the GPU machine
 #   make bench      end-to-end latency / stability benchmarks (GPU machine)
-#   make bundle     build/ ready to carry to the GPU machine ($ORIGIN rpath + libcjson)
+#   make bundle     build/ ready to carry to the GPU machine ($ORIGIN rpath + libcjson,
+#                   libmicrohttpd)
 #   make deps       install Debian packages (as root) or print the apt line
 #   make SANITIZE=1 test   ASan + UBSan build of the C code
 
@@ -24,7 +25,7 @@ CFLAGS    ?= -O2 -g
 CFLAGS    += -std=c11 $(WARN) -D_GNU_SOURCE -Iinclude -Iharness -I$(CUDA_HOME)/include
 NVFLAGS   := -O3 -g -std=c++17 -Iinclude -Iharness -gencode=arch=compute_90a,code=sm_90a \
              -Xcompiler -Wall,-Wextra,-Werror,-Wno-unused-parameter,-fPIC
-LDLIBS    := -L$(CUDA_HOME)/lib64 -lcjson -lcurl -lcrypto -lcudart -lcublas -ldl -lm -lpthread -lstdc++
+LDLIBS    := -L$(CUDA_HOME)/lib64 -lcjson -lmicrohttpd -lcurl -lcrypto -lcudart -lcublas -ldl -lm -lpthread -lstdc++
 RPATH     := -Wl,-rpath,'$$ORIGIN' -Wl,-rpath,$(CUDA_HOME)/lib64
 
 ifeq ($(SANITIZE),1)
@@ -183,7 +184,10 @@ $(BUILD)/probe-alloc: tools/probe-alloc.cu
 
 bundle: $(BUILD)/cuarena $(BUILD)/cuarena-cand $(BUILD)/gpu-test $(BUILD)/bench $(BUILD)/cudnn-find $(BUILD)/probe-alloc
 	cp -L $$(ldconfig -p | awk '/libcjson.so.1 /{print $$NF; exit}') $(BUILD)/libcjson.so.1
-	@echo "bundle: $(BUILD)/ holds cuarena, cuarena-cand, gpu-test, bench, cudnn-find, probe-alloc and libcjson.so.1 (rpath \$$ORIGIN)"
+	cp -L $$(ldconfig -p | awk '/libmicrohttpd.so.12 /{print $$NF; exit}') $(BUILD)/libmicrohttpd.so.12
+	@ldd $(BUILD)/cuarena | grep -q "libmicrohttpd.so.12 => $$(cd $(BUILD) && pwd)/" || { \
+		echo "bundle: $(BUILD)/cuarena does not take libmicrohttpd from $(BUILD)/" >&2; exit 1; }
+	@echo "bundle: $(BUILD)/ holds cuarena, cuarena-cand, gpu-test, bench, cudnn-find, probe-alloc, libcjson.so.1 and libmicrohttpd.so.12 (rpath \$$ORIGIN)"
 
 deps:
 	@tools/deps.sh

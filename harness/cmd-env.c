@@ -10,7 +10,7 @@
  * of the same session (one invocation, as in a run), unless "remeasure" is true:
  * an RL trainer resets the same task thousands of times. */
 #include "cli.h"
-#include "episode.h"
+#include "envproto.h"
 
 #include <string.h>
 #include <unistd.h>
@@ -40,12 +40,9 @@ static void reply(cJSON *o)
 
 static void fail(int line, const char *msg)
 {
-	cJSON *o = cJSON_CreateObject();
 	char buf[1200];
 	snprintf(buf, sizeof(buf), "line %d: %s", line, msg);
-	cJSON_AddBoolToObject(o, "ok", false);
-	cJSON_AddStringToObject(o, "error", buf);
-	reply(o);
+	reply(cua_env_error(buf));
 }
 
 static void stop_episode(struct env *e)
@@ -60,102 +57,46 @@ static void stop_episode(struct env *e)
 static void do_reset(struct env *e, const cJSON *req, int line)
 {
 	char err[CUA_ERR_LEN];
-	const cJSON *task = cJSON_GetObjectItem(req, "task");
-	const cJSON *turns = cJSON_GetObjectItem(req, "turns");
-	const cJSON *rw = cJSON_GetObjectItem(req, "reward");
-	enum cua_reward_kind kind = CUA_REWARD_CUDA_AGENT;
-	int max_turns = 8;
+	struct cua_env_reset r;
 
-	if (!cJSON_IsString(task))
-		return fail(line, "reset: \"task\" (a string) is required");
-	if (turns && (!cJSON_IsNumber(turns) || turns->valuedouble < 1 ||
-	              turns->valuedouble > CUA_MAX_TURNS))
-		return fail(line, "reset: \"turns\" must be a number from 1 to 64");
-	if (turns)
-		max_turns = (int)turns->valuedouble;
-	if (rw && (!cJSON_IsString(rw) || !cua_reward_parse(rw->valuestring, &kind)))
-		return fail(line, "reset: \"reward\" must be cuda-agent, kevin or log-speedup");
-	const struct cua_task *t = cua_catalogue_find(&e->cat, task->valuestring, err,
-	                                              sizeof(err));
-	if (!t)
+	if (cua_env_parse_reset(&e->cat, req, &r, err, sizeof(err)) != CUA_OK)
 		return fail(line, err);
-	const cJSON *rem = cJSON_GetObjectItem(req, "remeasure");
-	if (rem && !cJSON_IsBool(rem))
-		return fail(line, "reset: \"remeasure\" must be true or false");
 	int ti = 0;
-	while (ti < e->cat.n && e->cat.tasks[ti] != t)
+	while (ti < e->cat.n && e->cat.tasks[ti] != r.task)
 		ti++;
 	stop_episode(e);
 	bool gpu = cua_cli_have_gpu();
 	const char *baselines = gpu ? "cached" : "none";
-	if (!e->base[ti] || (gpu && cJSON_IsTrue(rem))) {
-		struct cua_report *r = calloc(1, sizeof(*r));
-		CUA_ASSERT(r);
-		r->task = t;
-		if (gpu && cua_report_run(t, NULL, &e->opts, r, err, sizeof(err)) != CUA_OK) {
-			cua_report_free(r);
-			free(r);
+	if (!e->base[ti] || (gpu && r.remeasure)) {
+		struct cua_report *rep = calloc(1, sizeof(*rep));
+		CUA_ASSERT(rep);
+		rep->task = r.task;
+		if (gpu && cua_report_run(r.task, NULL, &e->opts, rep, err, sizeof(err)) != CUA_OK) {
+			cua_report_free(rep);
+			free(rep);
 			return fail(line, err);
 		}
 		if (e->base[ti]) {
 			cua_report_free(e->base[ti]);
 			free(e->base[ti]);
 		}
-		e->base[ti] = r;
+		e->base[ti] = rep;
 		baselines = gpu ? "measured" : "none";
 	}
-	const char *folder = strrchr(t->id, '/');
-	char dir[4400];
-	snprintf(dir, sizeof(dir), "%s/%s", e->workdir, folder ? folder + 1 : t->id);
-	if (cua_episode_begin(&e->ep, t, &e->opts, e->base[ti], kind, max_turns, dir, NULL,
-	                      err, sizeof(err)) != CUA_OK)
+	if (cua_env_begin(&e->ep, &r, &e->opts, e->base[ti], e->workdir, NULL, err,
+	                  sizeof(err)) != CUA_OK)
 		return fail(line, err);
 	e->active = true;
-	cJSON *o = cJSON_CreateObject();
-	cJSON_AddBoolToObject(o, "ok", true);
-	cJSON_AddStringToObject(o, "task", t->id);
-	cJSON_AddNumberToObject(o, "turn", 1);
-	cJSON_AddNumberToObject(o, "max_turns", max_turns);
-	cJSON_AddStringToObject(o, "observation", e->ep.obs_text);
-	cJSON_AddBoolToObject(o, "done", false);
-	cJSON_AddStringToObject(o, "baselines", baselines);
-	if (!gpu)
-		cJSON_AddStringToObject(o, "warning", "no NVIDIA GPU here: kernels that compile "
-		                                      "cannot be run, and no baseline is timed");
-	reply(o);
+	reply(cua_env_reset_reply(&e->ep, baselines, gpu));
 }
 
 static void do_step(struct env *e, const cJSON *req, int line)
 {
 	char err[CUA_ERR_LEN];
-	const cJSON *code = cJSON_GetObjectItem(req, "code");
-	if (!e->active)
-		return fail(line, "step: no episode: send reset first");
-	if (e->ep.done)
-		return fail(line, "step: the episode is over: send reset");
-	if (!cJSON_IsString(code))
-		return fail(line, "step: \"code\" (a string) is required");
 	struct cua_step st;
-	if (cua_episode_step(&e->ep, code->valuestring, NULL, &st, err, sizeof(err)) !=
-	    CUA_OK)
+	if (cua_env_step(e->active ? &e->ep : NULL, req, &st, err, sizeof(err)) != CUA_OK)
 		return fail(line, err);
-	if (st.done)
-		cua_episode_end(&e->ep, "turn limit");
-	cJSON *o = cJSON_CreateObject();
-	cJSON_AddBoolToObject(o, "ok", true);
-	cJSON_AddNumberToObject(o, "turn", st.turn);
-	cJSON_AddStringToObject(o, "verdict", cua_verdict_name(st.eval.verdict));
-	cJSON_AddNumberToObject(o, "reward", st.reward);
-	cJSON_AddBoolToObject(o, "done", st.done);
-	if (st.done) {
-		/* schedules that discount (kevin) settle every turn's reward at the end */
-		cJSON *rw = cJSON_AddArrayToObject(o, "rewards");
-		for (int i = 0; i < e->ep.turn; i++)
-			cJSON_AddItemToArray(rw, cJSON_CreateNumber(e->ep.rewards[i]));
-	}
-	cJSON_AddStringToObject(o, "observation", e->ep.obs_text);
-	cJSON_AddItemToObject(o, "result", cua_step_to_json(&st));
-	reply(o);
+	reply(cua_env_step_reply(&e->ep, &st));
 	cua_step_clear(&st);
 }
 

@@ -175,13 +175,17 @@ enum cua_status cua_episode_step(struct cua_episode *ep, const char *code,
 		cua_sha256_hex(code, strlen(code), step->code_sha);
 		snprintf(src, sizeof(src), "%s/turn-%d.cu", ep->workdir, step->turn);
 		st = write_source(src, code, err, errlen);
-		if (st != CUA_OK)
-			return st;
 		struct cua_build b;
 		/* nvcc on the CPU, in parallel with other episodes... */
-		st = cua_build_candidate(t, src, ep->opts, &b, err, errlen);
-		if (st != CUA_OK)
+		if (st == CUA_OK)
+			st = cua_build_candidate(t, src, ep->opts, &b, err, errlen);
+		if (st != CUA_OK) {
+			/* nothing was judged (a build told to stop, a harness failure):
+			 * the turn is not taken, as when the GPU lock is given up */
+			ep->turn--;
+			step->turn = 0;
 			return st;
+		}
 		/* ...the GPU one evaluation at a time. */
 		st = ep->gpu_lock ? cua_gpu_lock(ep->gpu_lock, ep->stop) : CUA_OK;
 		if (st != CUA_OK) {
@@ -197,8 +201,11 @@ enum cua_status cua_episode_step(struct cua_episode *ep, const char *code,
 		if (ep->gpu_lock)
 			pthread_mutex_unlock(ep->gpu_lock);
 		cua_build_free(&b);
-		if (st != CUA_OK)
+		if (st != CUA_OK) {
+			ep->turn--;
+			step->turn = 0;
 			return st;
+		}
 	}
 
 	/* Speedups against every baseline of the task, measured once for the run. */

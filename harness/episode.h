@@ -69,7 +69,8 @@ struct cua_step {
  * none; `note` says why and the turn scores as incorrect). Builds without the
  * GPU lock, evaluates holding it. Fills step (free with cua_step_clear) and the
  * next observation. CUA_E_INTERRUPTED: ep->stop was set while the built kernel
- * waited for the GPU; the turn is not taken (ep->turn unchanged). */
+ * waited for the GPU, or ep->opts->build.stop while it compiled; on that and on
+ * every other error the turn is not taken (ep->turn unchanged). */
 enum cua_status cua_episode_step(struct cua_episode *ep, const char *code,
                                  const char *note, struct cua_step *step, char *err,
                                  size_t errlen);

@@ -41,6 +41,11 @@ static const struct cua_command commands[] = {
 	{"selftest", cmd_selftest, "cuarena selftest [TASK...] [--compile-only] [--jobs N] "
 	                           "[--no-time] [--max-time-s S] [--dump DIR] [--out FILE] [--json]",
 	 "The catalogue checks itself: references and baselines vs the fp64 oracle, non-degeneracy.\n--compile-only builds and checks every kernel with no GPU."},
+	{"serve", cmd_serve, "cuarena serve [--listen HOST:PORT] [--gpus LIST] [--queue N] "
+	                     "[--jobs N] [--token-file F] [--results DIR] [--port-file F] "
+	                     "[--max-body BYTES] [--max-episodes N] [--max-time-s S] "
+	                     "[--compile-timeout-s S]",
+	 "The reward service for RL trainers: evaluations and env-protocol episodes over HTTP/JSON,\none worker per GPU, a bounded queue (429 when full), every evaluation appended to a results\nfolder (docs/SERVE.md). Listens on 127.0.0.1:8177 unless told; beyond loopback a bearer token\n(--token-file) is required. Runs until SIGINT/SIGTERM."},
 	{"show", cmd_show, "cuarena show TASK [--json]",
 	 "Exactly the prompt an agent gets for TASK."},
 	{"table", cmd_table, "cuarena table RUN... [--layout cuda-agent|kernelbench] "

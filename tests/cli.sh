@@ -367,7 +367,7 @@ expect_in "$OUT" "#define CUA_TENSOR_ALIGN 256" "the header shown in the prompt 
 expect_in "$OUT" "forbidden_instruction" "a strict task's prompt says the machine code is checked"
 
 # ---- every command answers --help ---------------------------------------------------
-for c in baselines board catalogue compare doctor env eval history list plot run selftest show table; do
+for c in baselines board catalogue compare doctor env eval history list plot run selftest serve show table; do
 	cua "$c" --help
 	[ "$RC" -eq 0 ] && grep -q "^usage: cuarena $c" "$OUT" && [ ! -s "$ERR" ]
 	check $? "$c --help prints its usage on stdout and exits 0"
@@ -456,6 +456,21 @@ if [ -n "$NVCC_RELEASE" ]; then
 	expect_in "$OUT" "rewards of the episode: [-1," "the Python env client gets the episode's rewards"
 else
 	skip "env steps (no nvcc here)"
+fi
+
+# ---- serve (HTTP on loopback): its own driver, counted here ------------------------
+if [ -n "$NVCC_RELEASE" ] && [ "$HAVE_GPU" -eq 0 ]; then
+	python3 "$ROOT/tests/serve_test.py" "$BIN" >"$WORK/serve.log" 2>&1
+	RC=$?; LAST="(tests/serve_test.py)"
+	grep -E '^(FAIL|      )' "$WORK/serve.log"
+	sp=$(tail -n 20 "$WORK/serve.log" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' | tail -1)
+	if [ -n "$sp" ]; then
+		passed=$((passed + ${sp% *})); failed=$((failed + ${sp#* }))
+		echo "ok    serve: ${sp% *} checks of tests/serve_test.py passed, ${sp#* } failed"
+	fi
+	expect_rc 0 "serve: the HTTP tests (protocol, errors, limits, auth, disconnects, restart, load) pass"
+else
+	skip "serve HTTP tests (they need nvcc and no GPU: the GPU phase is tools/gpu-session.sh serve)"
 fi
 
 # ---- run ------------------------------------------------------------------------

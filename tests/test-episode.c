@@ -151,3 +151,35 @@ Test(episode, an_interrupted_turn_is_not_taken)
 	cua_episode_free(&ep);
 	cua_task_free(t);
 }
+
+/* A client of `cuarena serve` that leaves stops its step's build: the turn is not
+ * taken, and the episode goes on at that turn. (Before, a build that stopped or
+ * failed left ep->turn counted: the next step was "turn 2" of nothing.) */
+Test(episode, a_stopped_build_does_not_take_the_turn)
+{
+	if (!cua_find_nvcc())
+		cr_skip_test("no nvcc: the build is what is stopped");
+	struct cua_episode ep;
+	struct cua_task *t;
+	struct cua_report base;
+	struct cua_eval_opts o;
+	begin(&ep, &t, &base, &o, NULL);
+	char err[CUA_ERR_LEN] = "";
+	static volatile sig_atomic_t stop_build = 1;
+	ep.own.build.stop = &stop_build;
+	struct cua_step step;
+	const char *code = "#include \"cuarena.h\"\nint x = this is not C;\n";
+	cr_expect_eq(cua_episode_step(&ep, code, NULL, &step, err, sizeof(err)),
+	             CUA_E_INTERRUPTED, "%s", err);
+	cr_expect(strstr(err, "stopped"), "%s", err);
+	cr_expect_eq(ep.turn, 0);
+	cua_step_clear(&step);
+	stop_build = 0;
+	cr_assert_eq(cua_episode_step(&ep, code, NULL, &step, err, sizeof(err)), CUA_OK, "%s",
+	             err);
+	cr_expect_eq(step.turn, 1, "the next step is turn 1 again");
+	cr_expect_eq(step.eval.verdict, CUA_VERDICT_COMPILE_ERROR);
+	cua_step_clear(&step);
+	cua_episode_free(&ep);
+	cua_task_free(t);
+}

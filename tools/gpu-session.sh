@@ -23,6 +23,11 @@
 #   tools/gpu-session.sh replay [GLOB]   # replay run over the catalogue on every GPU,
 #                                        # resumed from .carry/replay.tgz (throughput
 #                                        # bench; its run is the sample for results/)
+#   tools/gpu-session.sh serve [GLOB]    # `cuarena serve` under a sustained load of real
+#                                        # evaluations (bench/serve.sh: L1 tasks 001-029,
+#                                        # 3 turns each) vs `cuarena run` on the same work,
+#                                        # on every GPU; self-checking, ends with
+#                                        # "serve: N passed, N failed"
 #   tools/gpu-session.sh llm             # the llm backend against `transformers serve`
 #                                        # (a tiny random model built there, offline):
 #                                        # replies recorded, no_code turns, exit 0; a
@@ -140,6 +145,19 @@ replay)
 	# not the compile cache (bench/throughput.sh's own, hundreds of MB of objects)
 	tar czf "$OUT/replay.tgz" -C /tmp --exclude=gpu-session-replay/cache gpu-session-replay
 	tail -n 3 "$OUT/throughput.log"
+	;;
+serve)
+	# issue 18: throughput within 10 % of run, verdicts equal, queue-wait percentiles
+	ldd $BIN | grep -q 'libmicrohttpd.so.12 => .*build/' ||
+		echo "FAIL serve: build/cuarena does not find libmicrohttpd in build/ (make bundle)"
+	ldd $BIN | grep 'not found' | sed 's/^/FAIL serve: a library is missing here: /'
+	gpus=$(IFS=,; echo "${DEVS[*]}")
+	GPUS=$gpus OUT=/tmp/gpu-session-serve timeout -k 20 "${SERVE_PHASE_S:-520}" \
+		bench/serve.sh "${2:-0[0-2][0-9]-*}" > "$OUT/serve.log" 2>&1
+	echo "rc=$?" >> "$OUT/serve.log"
+	tar czf "$OUT/serve.tgz" -C /tmp --exclude='gpu-session-serve/cache-*' \
+		--exclude='gpu-session-serve/*/work' gpu-session-serve
+	grep -E '^(PASS|FAIL|serve|run rc|throughput|queue wait|verdicts|rc=)' "$OUT/serve.log"
 	;;
 llm)
 	# issue 14: the llm backend against somebody else's server, not only our fake.
