@@ -87,15 +87,19 @@ static char *array_script(const struct job *j, const struct cua_cli *cli)
 	               "dir=");
 	q(&b, j->jobdir);
 	cua_buf_printf(&b, "/shard-$i-of-%d\n", j->shards);
-	/* preemption and scancel send SIGTERM: the run stops as on Ctrl-C, with
-	 * its segment marked interrupted, instead of dying between two lines */
+	/* a time limit, scancel and preemption send SIGTERM to every process of
+	 * the job: the run stops as on Ctrl-C (its segment marked interrupted);
+	 * the shell outlives it to log how it ended */
 	cua_buf_printf(&b, "run() {\n"
+	               "\ttrap : TERM INT\n"
 	               "\t\"$@\" &\n\tpid=$!\n"
-	               "\ttrap 'kill -INT \"$pid\" 2>/dev/null' TERM INT\n"
 	               "\twait \"$pid\"; rc=$?\n"
 	               "\twhile kill -0 \"$pid\" 2>/dev/null; do wait \"$pid\"; rc=$?; done\n"
 	               "\techo \"cuarena slurm: shard $i on $(hostname) ended with exit $rc\"\n"
 	               "\texit \"$rc\"\n}\n");
+	cua_buf_printf(&b, "echo \"cuarena slurm: shard $i of %d on $(hostname), job "
+	               "${SLURM_JOB_ID:-}, CUDA_VISIBLE_DEVICES=${CUDA_VISIBLE_DEVICES:-}\"\n",
+	               j->shards);
 	cua_buf_printf(&b, "if [ -f \"$dir/run.json\" ]; then\n\trun ");
 	self(&b, cli);
 	cua_buf_printf(&b, " run --resume \"$dir\"\nfi\nrun ");

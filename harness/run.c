@@ -243,6 +243,13 @@ static enum cua_status measure_baselines(struct run *r, const struct cua_task *t
 		r->device = rep->device;   /* written now: a run cut short names its GPU */
 	checkpoint(r, NULL);
 	pthread_mutex_unlock(&r->lock);
+	if (st == CUA_OK && interrupted) {
+		/* asked to stop while measuring: under Slurm the signal reached the
+		 * judge too, so these figures may be of a killed process; a resume
+		 * measures them again */
+		cua_errf(err, errlen, "interrupted while the baselines of %s were measured", t->id);
+		st = CUA_E_INTERRUPTED;
+	}
 	if (st != CUA_OK)
 		return st;
 	for (int i = 0; i < rep->n_base; i++) {
@@ -405,7 +412,10 @@ static void run_episode(struct run *r, const struct cua_task *t, int slot, struc
 		char *observation = strdup(ep.obs_text);
 		st = ai->propose(r->agent, aep, &obs, &act, err, sizeof(err));
 		if (st != CUA_OK) {
-			snprintf(reason, sizeof(reason), "agent failed: %.480s", err);
+			/* a stop signal reaches the agent too (Slurm signals every
+			 * process of the job): its death is then the interruption */
+			snprintf(reason, sizeof(reason), interrupted ? "interrupted"
+			         : "agent failed: %.480s", err);
 			free(observation);
 			cua_action_clear(&act);
 			break;
@@ -418,6 +428,12 @@ static void run_episode(struct run *r, const struct cua_task *t, int slot, struc
 		}
 		struct cua_step step;
 		st = cua_episode_step(&ep, act.code, act.note, &step, err, sizeof(err));
+		if (st == CUA_OK && interrupted && !cua_step_no_code(&step)) {
+			/* the stop came while this kernel was judged, and may have
+			 * killed its judge: the turn is not kept; a resume asks for
+			 * it and judges it again */
+			st = CUA_E_INTERRUPTED;
+		}
 		if (st != CUA_OK) {
 			snprintf(reason, sizeof(reason), st == CUA_E_INTERRUPTED ? "interrupted"
 			         : "harness failed: %.480s", err);
@@ -1062,11 +1078,14 @@ files:
 	r.tty = o->progress && isatty(STDERR_FILENO);
 	r.t0 = cua_now();
 
-	struct sigaction sa, old;
+	struct sigaction sa, old, old_term;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_sigint;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, &old);
+	/* SIGTERM as Ctrl-C: what Slurm sends at a time limit, on scancel and
+	 * before preempting, so a shard stops cleanly and resumes */
+	sigaction(SIGTERM, &sa, &old_term);
 
 	int jobs = o->jobs < 1 ? 1 : o->jobs > 256 ? 256 : o->jobs;
 	if (jobs > r.n_tasks)
@@ -1083,6 +1102,7 @@ files:
 		pthread_join(th[i], NULL);
 	free(th);
 	sigaction(SIGINT, &old, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
 
 	sum->tasks = r.n_tasks;
 	sum->tasks_done = r.done;

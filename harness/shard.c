@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cjson/cJSON.h>
 
 bool cua_shard_parse(const char *s, int *index, int *count)
@@ -79,6 +80,10 @@ enum cua_status cua_shard_measured(const char *run_dir, const struct cua_task *c
 	for (int i = 0; i < n; i++)
 		unit_s[i] = 0;
 	snprintf(path, sizeof(path), "%s/baselines.jsonl", run_dir);
+	if (access(path, F_OK) != 0) {
+		cua_errf(err, errlen, "--costs %s: no %s (not a run folder)", run_dir, path);
+		return CUA_E_NOT_FOUND;
+	}
 	enum cua_status st = cua_read_file(path, (size_t)1 << 30, &buf, &len, err, errlen);
 	if (st != CUA_OK)
 		return st;
