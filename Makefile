@@ -119,6 +119,7 @@ $(BUILD)/tests/so/%.so: tests/data/so/%.c
 test: $(BUILD)/cuarena $(BUILD)/cuarena-cand $(BUILD)/test-suite $(HELPERS) $(SOFIXTURES)
 	CUARENA_ROOT=$(CURDIR) CUARENA_BUILD=$(CURDIR)/$(BUILD) $(BUILD)/test-suite --jobs 2
 	tests/cli.sh $(BUILD)/cuarena
+	tests/slurm.sh $(BUILD)/cuarena
 
 # ---- GPU suite (plain runner, no Criterion on the GPU machine) -------------
 $(BUILD)/gpu-test: $(GPU_SRCS) $(AGENT_OBJS) $(LIB)

@@ -138,9 +138,10 @@ static char *merge_script(const struct job *j, const struct cua_cli *cli)
 	               "them with --resume (attempt $((attempt + 1)) of %d)\"\n"
 	               "\tjid=$(sbatch --parsable --array=\"$missing%%%d\" \"$jobdir/array.sbatch\") "
 	               "|| exit 1\n"
-	               "\tsbatch --parsable --dependency=afterany:\"${jid%%%%;*}\" "
-	               "--export=ALL,CUARENA_ATTEMPT=$((attempt + 1)) \"$jobdir/merge.sbatch\" "
+	               "\tmid=$(sbatch --parsable --dependency=afterany:\"${jid%%%%;*}\" "
+	               "--export=ALL,CUARENA_ATTEMPT=$((attempt + 1)) \"$jobdir/merge.sbatch\") "
 	               "|| exit 1\n"
+	               "\techo \"cuarena slurm: array job ${jid%%%%;*}, then merge job ${mid%%%%;*}\"\n"
 	               "\texit 0\nfi\n", j->retries, j->retries, j->throttle);
 	cua_buf_printf(&b, "exec ");
 	self(&b, cli);

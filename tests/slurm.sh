@@ -262,6 +262,19 @@ py "verdicts(a[0]) == verdicts(a[1]) and ends(a[0]) == ends(a[1])" \
 cua run --resume "$WORK/s1" --shard 0/2
 expect_rc 2 "run --resume with --shard is a usage error"
 
+# ---- a stop signal to every process (what Slurm sends) is an interruption ----------
+# The agent, on its first turn, sends SIGTERM to the run and to itself: the
+# episode must end "interrupted" (so --resume redoes it), not "agent failed".
+cat > "$WORK/killer.json" <<'EOF'
+{"command": ["sh", "-c", "read -r l; kill -TERM $PPID; kill -TERM $$; sleep 5"]}
+EOF
+cua run --agent exec --agent-config "$WORK/killer.json" --tasks 'L1/021-relu' --turns 2 \
+	--out "$WORK/killed"
+expect_rc 1 "a run sent SIGTERM exits 1 (interrupted)"
+py "[(l['reason']) for l in lines(a[0], 'trajectories.jsonl') if l['kind'] == 'end'] == ['interrupted']" \
+	"an agent killed by the same signal ends its episode interrupted, not failed" "$WORK/killed"
+py "meta(a[0])['segments'][0]['interrupted']" "the segment says it was interrupted" "$WORK/killed"
+
 # ---- cuarena slurm writes the job -----------------------------------------------------
 cua slurm --shards 9 --out "$WORK/jobs/night" --agent replay --tasks "$TASKS"
 expect_rc 2 "slurm --shards 9 of 6 tasks is a usage error"
