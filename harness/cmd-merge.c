@@ -663,6 +663,8 @@ int cmd_merge(struct cua_cli *cli, int argc, char **argv)
 		rc = cua_cli_usage("merge");
 		goto out;
 	}
+	for (size_t len = out ? strlen(out) : 0; len > 1 && out[len - 1] == '/';)
+		((char *)out)[--len] = '\0';
 	for (int i = 0; i < n; i++) {
 		size_t len = strlen(sh[i].dir);
 		while (len > 1 && sh[i].dir[len - 1] == '/')
