@@ -116,7 +116,13 @@ $(BUILD)/tests/so/%.so: tests/data/so/%.c
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 -O1 -D_GNU_SOURCE -w -shared -fPIC -o $@ $<
 
-test: $(BUILD)/cuarena $(BUILD)/cuarena-cand $(BUILD)/test-suite $(HELPERS) $(SOFIXTURES)
+# a serving judge without a GPU, for tests/test-judges.c
+$(BUILD)/tests/fake-judge: tests/fakes/fake-judge.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(RPATH) $(LDLIBS)
+
+test: $(BUILD)/cuarena $(BUILD)/cuarena-cand $(BUILD)/test-suite $(HELPERS) $(SOFIXTURES) \
+      $(BUILD)/tests/fake-judge
 	CUARENA_ROOT=$(CURDIR) CUARENA_BUILD=$(CURDIR)/$(BUILD) $(BUILD)/test-suite --jobs 2
 	tests/cli.sh $(BUILD)/cuarena
 	tests/slurm.sh $(BUILD)/cuarena
