@@ -2,6 +2,7 @@
  * --shard I/N`, e.g. a Slurm job array) joined into one run folder of the same
  * format (docs/RESULTS-FORMAT.md "Merged runs", docs/SCALE-OUT.md). */
 #include "cli.h"
+#include "episode.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -24,6 +25,7 @@ struct shard {
 	const char **tasks;         /* run.json's "tasks" (borrowed from run) */
 	bool *ended;                /* per task: its last end line is final */
 	bool *correct;              /* per task: that line's best_turn > 0 */
+	uint64_t *evaluated;        /* per task: bit k-1 when turn k was a candidate */
 	struct cua_buf lines[N_FILES]; /* the lines kept, each ending in '\n' */
 	int evaluations;            /* (task, turn) evaluated, no_code aside */
 	int n_open;                 /* tasks not ended */
@@ -35,6 +37,7 @@ static void shard_free(struct shard *s)
 	free(s->tasks);
 	free(s->ended);
 	free(s->correct);
+	free(s->evaluated);
 	for (int f = 0; f < N_FILES; f++)
 		free(s->lines[f].s);
 }
@@ -84,7 +87,8 @@ static int load_meta(struct shard *s, bool *missing, char *err, size_t errlen)
 	s->tasks = calloc((size_t)n + 1, sizeof(char *));
 	s->ended = calloc((size_t)n + 1, sizeof(bool));
 	s->correct = calloc((size_t)n + 1, sizeof(bool));
-	CUA_ASSERT(s->tasks && s->ended && s->correct);
+	s->evaluated = calloc((size_t)n + 1, sizeof(uint64_t));
+	CUA_ASSERT(s->tasks && s->ended && s->correct && s->evaluated);
 	const cJSON *t;
 	cJSON_ArrayForEach(t, tasks) {
 		if (!cJSON_IsString(t)) {
@@ -142,9 +146,14 @@ static int take_line(struct shard *s, int f, char *l, bool last, int lineno, cha
 	if (f == 0) {
 		const cJSON *turn = cJSON_GetObjectItemCaseSensitive(j, "turn");
 		const char *v = jstr(cJSON_GetObjectItemCaseSensitive(j, "eval"), "verdict");
-		/* as the run counts them: one per turn, a reply without code is none */
-		if (cJSON_IsNumber(turn) && !(v && !strcmp(v, "no_code")))
+		/* as the run counts them: one per turn (a resume may have written a
+		 * turn twice), a reply without code is none */
+		int k1 = cJSON_IsNumber(turn) ? cua_to_int(turn->valuedouble) : 0;
+		if (k1 >= 1 && k1 <= CUA_MAX_TURNS && !(v && !strcmp(v, "no_code")) &&
+		    !(s->evaluated[k] & (1ull << (k1 - 1)))) {
+			s->evaluated[k] |= 1ull << (k1 - 1);
 			s->evaluations++;
+		}
 	} else if (f == 1) {
 		const char *kind = jstr(j, "kind"), *reason = jstr(j, "reason");
 		const cJSON *best = cJSON_GetObjectItemCaseSensitive(j, "best_turn");

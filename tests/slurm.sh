@@ -259,6 +259,12 @@ cua merge "$WORK/s0" "$WORK/s1-killed" "$WORK/s2" --out "$WORK/m-resumed"
 expect_rc 0 "the resumed shard merges"
 py "verdicts(a[0]) == verdicts(a[1]) and ends(a[0]) == ends(a[1])" \
 	"and the merge has the unsharded run's verdicts" "$WORK/whole" "$WORK/m-resumed"
+# a turn written twice (as a resume may) is one evaluation of the merged run
+rm -rf "$WORK/s2-dup" && cp -r "$WORK/s2" "$WORK/s2-dup"
+head -n 1 "$WORK/s2/evals.jsonl" >> "$WORK/s2-dup/evals.jsonl"
+cua merge "$WORK/s0" "$WORK/s1" "$WORK/s2-dup" --out "$WORK/m-dup"
+py "meta(a[0])['summary']['evaluations'] == meta(a[1])['summary']['evaluations']" \
+	"a turn evaluated twice counts once in the merged summary" "$WORK/whole" "$WORK/m-dup"
 cua run --resume "$WORK/s1" --shard 0/2
 expect_rc 2 "run --resume with --shard is a usage error"
 
@@ -315,12 +321,13 @@ if [ "$SLURM_OK" != 1 ]; then
 	exit
 fi
 # An exec agent that thinks for a second and replies without code: a shard
-# lasts long enough to be cancelled in the middle.
+# lasts long enough to be cancelled in the middle (one episode at a time: after
+# the first task ends, the second has two seconds to go).
 cat > "$WORK/slow.json" <<'EOF'
 {"command": ["sh", "-c", "while read -r l; do sleep 1; echo '{\"type\": \"action\", \"reply\": \"no code yet\"}'; done"]}
 EOF
 cua slurm --shards 3 --throttle 2 --out "$WORK/cluster/night" --agent exec \
-	--agent-config "$WORK/slow.json" --tasks "$TASKS" --turns 2 --jobs 2
+	--agent-config "$WORK/slow.json" --tasks "$TASKS" --turns 2 --jobs 1
 expect_rc 0 "slurm writes the cluster job"
 CJ=$WORK/cluster/.night.slurm
 cat > "$WORK/on-cluster.sh" <<EOF
