@@ -349,10 +349,11 @@ done
 squeue
 EOF
 LAST="(slurm) tools/slurm-local.sh"
+t0=$SECONDS
 CUARENA_SLURM_GPUS=/dev/null timeout 300 "$ROOT/tools/slurm-local.sh" "$WORK/slurm" \
 	bash "$WORK/on-cluster.sh" >"$OUT" 2>"$ERR"
 RC=$?
-expect_rc 0 "the cluster came up, ran the job array and went down"
+expect_rc 0 "the cluster came up, ran the job array and went down ($((SECONDS - t0)) s)"
 expect_in "$OUT" "array job" "the job was submitted with sbatch"
 expect_in "$OUT" "cancelled" "shard 1 was cancelled in the middle"
 [ -f "$WORK/cluster/night/run.json" ]
