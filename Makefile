@@ -121,10 +121,16 @@ $(BUILD)/tests/fake-judge: tests/fakes/fake-judge.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(RPATH) $(LDLIBS)
 
+# Every Level 3 reference walked on a dry backend (shapes and params only, no GPU).
+$(BUILD)/net-dry: tests/net-dry.cu $(wildcard tasks/common/*.cuh) $(wildcard tasks/L3/*/reference.cu)
+	@mkdir -p $(dir $@)
+	$(NVCC) -std=c++17 -Iinclude -Itasks/common -o $@ $<
+
 test: $(BUILD)/cuarena $(BUILD)/cuarena-cand $(BUILD)/test-suite $(HELPERS) $(SOFIXTURES) \
-      $(BUILD)/tests/fake-judge
+      $(BUILD)/tests/fake-judge $(BUILD)/net-dry
 	CUARENA_ROOT=$(CURDIR) CUARENA_BUILD=$(CURDIR)/$(BUILD) $(BUILD)/test-suite --jobs 2
 	tests/cli.sh $(BUILD)/cuarena
+	tests/net-dry.sh $(BUILD)/net-dry
 	tests/slurm.sh $(BUILD)/cuarena
 
 # ---- GPU suite (plain runner, no Criterion on the GPU machine) -------------

@@ -52,6 +52,30 @@ static void tensor_line(struct cua_buf *b, const struct cua_task *t, int shape,
 	cua_buf_printf(b, "]\n");
 }
 
+/* The layout table of a layered input: what the agent needs to find each weight. */
+static void layout_table(struct cua_buf *b, const struct cua_tensor_spec *s)
+{
+	const struct cua_segment *last = &s->segments[s->n_segments - 1];
+	int64_t p = last->offset + last->numel;
+	char init[64];
+	cua_buf_printf(b, "\n### Layout of `%s`: %d segments, P = %lld floats (%lld bytes)\n"
+	               "Laid end to end in this order (PyTorch state_dict() names and order), "
+	               "each starting at a multiple of %d elements (%d bytes), so float4 loads "
+	               "of a segment need no checks; the padding between segments is zero. "
+	               "Offsets are in elements from the start of `%s`.\n\n"
+	               "| # | name | shape | offset | init |\n|---|---|---|---|---|\n",
+	               s->name, s->n_segments, (long long)p, (long long)p * 4, CUA_SEG_ALIGN,
+	               CUA_SEG_ALIGN * 4, s->name);
+	for (int k = 0; k < s->n_segments; k++) {
+		const struct cua_segment *g = &s->segments[k];
+		cua_init_describe(&g->init, init, sizeof(init));
+		cua_buf_printf(b, "| %d | %s | [", k, g->name);
+		for (int d = 0; d < g->ndim; d++)
+			cua_buf_printf(b, "%s%lld", d ? ", " : "", (long long)g->shape[d]);
+		cua_buf_printf(b, "] | %lld | %s |\n", (long long)g->offset, init);
+	}
+}
+
 char *cua_prompt_render(const struct cua_task *t, const char *root)
 {
 	struct cua_buf b = {0};
@@ -73,6 +97,12 @@ char *cua_prompt_render(const struct cua_task *t, const char *root)
 			cua_buf_printf(&b, "%s%s", k ? ", " : "", s->shape[k]);
 		cua_buf_printf(&b, "]\n");
 	}
+	for (int i = 0; i < t->n_inputs; i++)
+		if (t->inputs[i].n_segments)
+			layout_table(&b, &t->inputs[i]);
+	if (t->memory_mb)
+		cua_buf_printf(&b, "\nPeak device memory of one evaluation (the harness's copies "
+		               "included): %lld MiB.\n", (long long)t->memory_mb);
 	if (t->n_params) {
 		cua_buf_printf(&b, "\nFixed parameters:");
 		for (int i = 0; i < t->n_params; i++)

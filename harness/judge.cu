@@ -608,6 +608,56 @@ __global__ void verify_kernel(const T *p, int64_t n, int dist, double a, double 
 		atomicAdd(bad, mine);
 }
 
+static const struct cua_task *g_task;
+
+/* A layered input's segment table on the device (harness/task.h: cua_segment). */
+struct dev_segment {
+	int64_t offset, numel;
+	double a, b;
+	int dist;
+	uint32_t stream;
+};
+
+/* Element i of a layered input: its segment's own stream at i - offset, or the
+ * zero padding between segments. Binary search over the sorted table. */
+__device__ __forceinline__ float segment_value(const dev_segment *tab, int nseg, int64_t i,
+                                               uint64_t seed)
+{
+	int lo = 0, hi = nseg - 1;
+	while (lo <= hi) {
+		int mid = lo + (hi - lo) / 2;
+		dev_segment g = tab[mid];
+		if (i < g.offset)
+			hi = mid - 1;
+		else if (i >= g.offset + g.numel)
+			lo = mid + 1;
+		else
+			return (float)cua_rng_value(g.dist, g.a, g.b, seed, g.stream,
+			                            (uint64_t)(i - g.offset));
+	}
+	return 0.0f;
+}
+
+__global__ void gen_segments_kernel(float *p, int64_t n, const dev_segment *tab, int nseg,
+                                    uint64_t seed)
+{
+	for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n;
+	     i += (int64_t)gridDim.x * blockDim.x)
+		p[i] = segment_value(tab, nseg, i, seed);
+}
+
+__global__ void verify_segments_kernel(const float *p, int64_t n, const dev_segment *tab,
+                                       int nseg, uint64_t seed, unsigned long long *bad)
+{
+	unsigned long long mine = 0;
+	for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n;
+	     i += (int64_t)gridDim.x * blockDim.x)
+		if (!same_bits(segment_value(tab, nseg, i, seed), p[i]))
+			mine++;
+	if (mine)
+		atomicAdd(bad, mine);
+}
+
 __global__ void fill32_kernel(uint32_t *p, int64_t n, uint32_t v)
 {
 	for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n;
@@ -933,9 +983,42 @@ static unsigned long long guard_damage(const struct dev_tensor *d, cudaStream_t 
 		       cua_dtype_name(dtype));                                         \
 	}
 
+/* Input `input`'s segment table on the device, uploaded on stream s for one
+ * kernel; the caller frees it (cudaFreeAsync) right after the launch. Per call, not
+ * cached: a serving judge's next job may be another task (a few KiB per call). */
+static dev_segment *segment_table(uint32_t input, cudaStream_t s)
+{
+	const struct cua_tensor_spec *spec = &g_task->inputs[input];
+	size_t bytes = (size_t)spec->n_segments * sizeof(dev_segment);
+	dev_segment *h = (dev_segment *)malloc(bytes), *d = NULL;
+	if (!h)
+		finish(CUA_VERDICT_HARNESS_ERROR, "out of memory for %s's segment table", spec->name);
+	for (int k = 0; k < spec->n_segments; k++) {
+		const struct cua_segment *g = &spec->segments[k];
+		h[k] = dev_segment{g->offset, g->numel, g->init.a, g->init.b, (int)g->init.dist,
+		                   g->stream};
+	}
+	cudaError_t e = cudaMallocAsync((void **)&d, bytes, s);
+	/* from pageable memory: staged before the call returns, so h may go */
+	if (e == cudaSuccess)
+		e = cudaMemcpyAsync(d, h, bytes, cudaMemcpyHostToDevice, s);
+	free(h);
+	HARNESS_TRY(e);
+	return d;
+}
+
 static void generate(struct dev_tensor *d, uint64_t seed, cudaStream_t s)
 {
 	const struct cua_init *in = d->init;
+	const struct cua_tensor_spec *spec = &g_task->inputs[d->index];
+	if (spec->n_segments) {
+		dev_segment *tab = segment_table(d->index, s);
+		gen_segments_kernel<<<grid_for(d->n), 256, 0, s>>>((float *)d->t.data, d->n, tab,
+		                                                  spec->n_segments, seed);
+		HARNESS_TRY(cudaGetLastError());
+		HARNESS_TRY(cudaFreeAsync(tab, s));
+		return;
+	}
 	DISPATCH_TYPES(d->t.dtype,
 	               gen_kernel<T><<<grid_for(d->n), 256, 0, s>>>(
 	                   (T *)d->t.data, d->n, (int)in->dist, in->a, in->b, seed,
@@ -947,16 +1030,38 @@ static unsigned long long mutated(const struct dev_tensor *d, uint64_t seed,
                                   cudaStream_t s)
 {
 	const struct cua_init *in = d->init;
+	const struct cua_tensor_spec *spec = &g_task->inputs[d->index];
 	unsigned long long h = 0;
 	HARNESS_TRY(cudaMemsetAsync(d_counter, 0, sizeof(*d_counter), s));
-	DISPATCH_TYPES(d->t.dtype,
-	               verify_kernel<T><<<grid_for(d->n), 256, 0, s>>>(
-	                   (const T *)d->t.data, d->n, (int)in->dist, in->a, in->b,
-	                   seed, d->index, d_counter));
+	if (spec->n_segments) {
+		dev_segment *tab = segment_table(d->index, s);
+		verify_segments_kernel<<<grid_for(d->n), 256, 0, s>>>(
+			(const float *)d->t.data, d->n, tab, spec->n_segments, seed, d_counter);
+		HARNESS_TRY(cudaGetLastError());
+		HARNESS_TRY(cudaFreeAsync(tab, s));
+	} else
+		DISPATCH_TYPES(d->t.dtype,
+		               verify_kernel<T><<<grid_for(d->n), 256, 0, s>>>(
+		                   (const T *)d->t.data, d->n, (int)in->dist, in->a, in->b,
+		                   seed, d->index, d_counter));
 	HARNESS_TRY(cudaGetLastError());
 	HARNESS_TRY(cudaMemcpyAsync(&h, d_counter, sizeof(h), cudaMemcpyDeviceToHost, s));
 	HARNESS_TRY(cudaStreamSynchronize(s));
 	return h;
+}
+
+/* A task that states more device memory than is free is refused before any of
+ * it runs, rather than failing mid-run (memory_mb in task.json). */
+static void check_memory(const struct cua_task *t)
+{
+	size_t free_b = 0, total_b = 0;
+	if (t->memory_mb <= 0)
+		return;
+	HARNESS_TRY(cudaMemGetInfo(&free_b, &total_b));
+	if ((uint64_t)t->memory_mb << 20 > free_b)
+		finish(CUA_VERDICT_HARNESS_ERROR, "%s needs %lld MiB of device memory (memory_mb) "
+		       "but the device has %zu MiB free of %zu MiB: refused, not started", t->id,
+		       (long long)t->memory_mb, free_b >> 20, total_b >> 20);
 }
 
 /* ---- the job ---------------------------------------------------------------- */
@@ -968,7 +1073,6 @@ struct shape_bufs {
 	struct dev_tensor in[CUA_MAX_TENSORS], out[CUA_MAX_TENSORS], ref[CUA_MAX_TENSORS];
 };
 
-static const struct cua_task *g_task;
 static solve_fn g_oracle, g_checker;
 static cmp_acc *d_acc;
 
@@ -2158,6 +2262,7 @@ static void judge_job(struct job *job)
 	C.deadline = started + (job->timeout_s > 10 ? job->timeout_s - 5 : job->timeout_s);
 	mark("spawned");
 	judge_cuda_up();
+	check_memory(task);
 	cudaDeviceProp prop = g_prop;
 	mark("cuda");
 

@@ -19,6 +19,10 @@ void cua_subject_libs(const struct cua_task *t, enum cua_subject_kind kind,
 			bo->libs[bo->n_libs++] = "cublas";
 		else if (!strncmp(subject, "cudnn/", 6))
 			bo->libs[bo->n_libs++] = "cudnn";
+		/* A Level 3 cuDNN baseline runs a whole network: its linear layers
+		 * are cuBLAS GEMMs (baselines/cudnn/net-lib.cuh). */
+		if (!strncmp(subject, "cudnn/", 6) && t->level >= 3)
+			bo->libs[bo->n_libs++] = "cublas";
 	}
 	memset(pol, 0, sizeof(*pol));
 	for (int i = 0; i < bo->n_libs; i++) {

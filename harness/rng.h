@@ -50,11 +50,14 @@ CUA_HD double cua_rng_unit(uint64_t bits)
 #define CUA_RNG_NORMAL 1
 #define CUA_RNG_INT 2
 #define CUA_RNG_BERNOULLI 3
+#define CUA_RNG_CONST 4
 
 /* The value of one element as a double (integers are exact). */
 CUA_HD double cua_rng_value(int dist, double a, double b, uint64_t seed,
                             uint32_t tensor, uint64_t index)
 {
+	if (dist == CUA_RNG_CONST)
+		return a;
 	uint64_t r0 = cua_rng_bits(seed, tensor, index, 0);
 	if (dist == CUA_RNG_UNIFORM)
 		return a + (b - a) * cua_rng_unit(r0);

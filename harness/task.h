@@ -13,6 +13,10 @@
 #define CUA_MAX_BASELINES 8
 #define CUA_MAX_LIBS 4
 #define CUA_NAME_LEN 32
+#define CUA_MAX_SEGMENTS 4096 /* segments of one layered input (Level 3 weights) */
+#define CUA_SEG_NAME_LEN 96   /* "layer4.22.downsample.1.running_mean" and longer */
+#define CUA_SEG_ALIGN 64      /* elements: every segment starts at a multiple (256 B of f32) */
+#define CUA_MAX_REPEAT_DEPTH 4
 
 /* Input distributions; the generator is in harness/rng.h. */
 enum cua_dist {
@@ -20,6 +24,7 @@ enum cua_dist {
 	CUA_DIST_NORMAL = 1,   /* a = mean, b = std (std > 0) */
 	CUA_DIST_INT = 2,      /* integers uniform in [a, b] (for index/label inputs) */
 	CUA_DIST_BERNOULLI = 3,/* 1 with probability a, else 0 (for masks) */
+	CUA_DIST_CONST = 4,    /* every element = a (BatchNorm's weight 1, bias 0) */
 };
 
 enum cua_precision {
@@ -33,12 +38,32 @@ struct cua_init {
 	double a, b;
 };
 
+/* One named segment of a layered input: a weight tensor of the network laid in
+ * the flat buffer at `offset` (elements, a multiple of CUA_SEG_ALIGN). Element j
+ * of the segment is cua_rng_value(init, seed, stream, j); the padding between
+ * segments is zero. */
+struct cua_segment {
+	char name[CUA_SEG_NAME_LEN]; /* PyTorch state_dict() name: "layer1.0.conv1.weight" */
+	int ndim;
+	int64_t shape[CUA_MAX_DIMS];
+	int64_t offset, numel;
+	struct cua_init init;
+	uint32_t stream;             /* RNG stream: CUA_SEG_STREAM(input index, segment) */
+};
+
+/* Each segment its own stream, apart from every plain input's (0..15). */
+#define CUA_SEG_STREAM(input, k) ((uint32_t)(input) + 16u * ((uint32_t)(k) + 1u))
+
 struct cua_tensor_spec {
 	char name[CUA_NAME_LEN];
 	enum cua_dtype dtype;
 	int ndim;
 	char *shape[CUA_MAX_DIMS];   /* expressions over dims and integer params */
-	struct cua_init init;        /* inputs only */
+	struct cua_init init;        /* inputs only (unused when n_segments > 0) */
+	/* A layered input ("layers" in task.json, docs/ADDING-A-TASK.md): shape is
+	 * ["P"] with P = the end of the last segment, the same in every shape set. */
+	int n_segments;
+	struct cua_segment *segments; /* owned; NULL when n_segments == 0 */
 };
 
 struct cua_named {
@@ -84,6 +109,9 @@ struct cua_task {
 	char *baselines[CUA_MAX_BASELINES]; /* "cublas/sgemm" = baselines/cublas/sgemm.cu */
 	int n_libraries;
 	char *libraries[CUA_MAX_LIBS];      /* libraries a candidate may call: "cublas", "cudnn" */
+	int64_t memory_mb;           /* peak device memory of one evaluation, the judge's
+	                              * copies included (MiB); 0 = not stated (required
+	                              * from Level 3 and for any layered input) */
 };
 
 /* Loads dir/task.json (dir = a task folder). On failure *out is NULL and err
@@ -104,6 +132,13 @@ enum cua_status cua_task_tensor_shape(const struct cua_task *t, int shape,
                                       const struct cua_tensor_spec *spec,
                                       int64_t dims[CUA_MAX_DIMS], char *err,
                                       size_t errlen);
+
+/* The segment of a layered input holding element `index`, or NULL when the
+ * element is padding (or spec has no segments). Binary search. */
+const struct cua_segment *cua_segment_at(const struct cua_tensor_spec *spec, int64_t index);
+
+/* One line describing an init: "U(-0.125, 0.125)", "N(0, 1)", "const 1". */
+void cua_init_describe(const struct cua_init *in, char *buf, size_t len);
 
 const char *cua_dtype_name(enum cua_dtype d);     /* "f32" */
 size_t cua_dtype_size(enum cua_dtype d);

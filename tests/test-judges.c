@@ -61,6 +61,13 @@ static enum cua_exit_how job(const char *dev, const char *word, double timeout_s
 	return how;
 }
 
+/* A judge that answers and then exits may be seen gone by the time its answer
+ * is read: either way the answer counts. */
+static bool answered(enum cua_exit_how how)
+{
+	return how == CUA_EXIT_ALIVE || how == CUA_EXIT_NORMAL;
+}
+
 static int pid_of(const char *msg)
 {
 	int pid = -1, k = -1;
@@ -90,7 +97,7 @@ Test(judges, a_judge_that_says_last_is_replaced)
 {
 	char a[128], b[128];
 	int started = cua_judges_started();
-	cr_assert_eq(job("0", "last", 10, a, sizeof a, NULL), CUA_EXIT_ALIVE);
+	cr_assert(answered(job("0", "last", 10, a, sizeof a, NULL)));
 	cr_assert_eq(job("0", "ok", 10, b, sizeof b, NULL), CUA_EXIT_ALIVE);
 	cr_assert_neq(pid_of(a), pid_of(b));
 	cr_assert(strstr(b, "job 0"), "%s", b);
@@ -115,7 +122,7 @@ Test(judges, a_judge_gone_between_jobs_costs_no_job)
 {
 	char a[128], b[128];
 	int started = cua_judges_started();
-	cr_assert_eq(job("0", "quit", 10, a, sizeof a, NULL), CUA_EXIT_ALIVE);
+	cr_assert(answered(job("0", "quit", 10, a, sizeof a, NULL)));
 	usleep(100 * 1000);   /* it has exited by now */
 	cr_assert_eq(job("0", "ok", 10, b, sizeof b, NULL), CUA_EXIT_ALIVE);
 	cr_assert_neq(pid_of(a), pid_of(b));

@@ -290,3 +290,13 @@ Test(rng, a_block_is_never_all_zero_and_never_repeats)
 	cr_expect_eq(dups, 0, "%d repeated values in %d draws", dups, N);
 	free(v);
 }
+
+Test(rng, const_gives_its_value_for_every_seed_and_index)
+{
+	for (uint64_t seed = 1; seed < 4; seed++)
+		for (uint64_t i = 0; i < 100; i++) {
+			cr_assert_eq(cua_rng_value(CUA_RNG_CONST, 1.0, 0, seed, 16, i), 1.0);
+			cr_assert_eq(cua_rng_value(CUA_RNG_CONST, -0.25, 0, seed, 17, i), -0.25);
+		}
+	cr_assert_eq(CUA_RNG_CONST, 4, "rng.h mirrors enum cua_dist (task.h: CUA_DIST_CONST = 4)");
+}

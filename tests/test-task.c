@@ -2,8 +2,11 @@
  * Fixtures: tests/data/tasks/ (regenerate with tests/data/tasks/make-fixtures.py). */
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
+#include <math.h>
+#include <stdio.h>
 #include <string.h>
 
+#include "cli.h"
 #include "task.h"
 
 /* Path of a fixture under tests/data/tasks/, in a static buffer. */
@@ -471,4 +474,347 @@ ParameterizedTest(struct find_case *c, catalogue, finds_a_task_by_id_folder_slug
 		cr_expect_str_eq(err, c->msg);
 	}
 	cua_catalogue_free(&cat);
+}
+
+/* ---- layered inputs (Level 3 weights) ---------------------------------------- */
+
+/* Writes DIR/tasks/L3/001-net/task.json with input `params` declared by the
+ * layer list `layers` (JSON text) and the given extra top-level fields, then
+ * loads it. The caller frees *t and removes *dir. */
+static enum cua_status load_net(const char *layers, const char *extra, struct cua_task **t,
+                                char **dir, char *err, size_t errlen)
+{
+	char path[4096], *json = NULL;
+	*dir = temp_dir();
+	snprintf(path, sizeof(path), "%s/tasks/L3/001-net", *dir);
+	cr_assert_eq(cua_mkdirs(path, err, errlen), CUA_OK, "%s", err);
+	cr_assert(asprintf(&json,
+	    "{\"title\": \"Net\", \"level\": 3, \"description\": \"d\",\n"
+	    " \"params\": {\"C\": 16, \"half\": 0.5},\n"
+	    " \"inputs\": [{\"name\": \"x\", \"dtype\": \"f32\", \"shape\": [\"B\", 4],\n"
+	    "              \"init\": {\"dist\": \"normal\", \"mean\": 0, \"std\": 1}},\n"
+	    "             {\"name\": \"params\", \"dtype\": \"f32\", \"layers\": %s}],\n"
+	    " \"outputs\": [{\"name\": \"y\", \"dtype\": \"f32\", \"shape\": [\"B\"]}],\n"
+	    " \"shapes\": [{\"name\": \"timed\", \"timed\": true, \"dims\": {\"B\": 8}},\n"
+	    "            {\"name\": \"odd\", \"dims\": {\"B\": 3}}],\n"
+	    " \"tolerance\": {\"atol\": 0, \"rtol\": 0}, \"flops\": \"B\", \"bytes\": \"B\"%s}\n",
+	    layers, extra ? extra : ", \"memory_mb\": 100") > 0);
+	write_text(path, "task.json", json);
+	free(json);
+	return cua_task_load(path, t, err, errlen);
+}
+
+static const struct cua_segment *seg(const struct cua_task *t, int k)
+{
+	cr_assert_lt(k, t->inputs[1].n_segments);
+	return &t->inputs[1].segments[k];
+}
+
+Test(layers, expand_to_state_dict_segments_each_aligned_to_64_elements)
+{
+	char err[CUA_ERR_LEN] = "", *dir;
+	struct cua_task *t = NULL;
+	cr_assert_eq(load_net("[{\"conv2d\": \"conv1\", \"in\": 3, \"out\": \"C\", \"k\": 7,"
+	                      "  \"bias\": false},"
+	                      " {\"bn\": \"bn1\", \"c\": \"C\"},"
+	                      " {\"conv2d\": \"g\", \"in\": 8, \"out\": 4, \"k\": [3, 1], \"groups\": 2},"
+	                      " {\"linear\": \"fc\", \"in\": 10, \"out\": 3}]",
+	                      NULL, &t, &dir, err, sizeof(err)), CUA_OK, "%s", err);
+	const struct cua_tensor_spec *p = &t->inputs[1];
+	cr_assert_eq(p->n_segments, 7);
+	static const char *const names[] = {"conv1.weight", "bn1.weight", "bn1.bias", "g.weight",
+	                                    "g.bias", "fc.weight", "fc.bias"};
+	static const int64_t offsets[] = {0, 2368, 2432, 2496, 2560, 2624, 2688};
+	static const int64_t numels[] = {16 * 3 * 49, 16, 16, 4 * 4 * 3, 4, 30, 3};
+	for (int k = 0; k < 7; k++) {
+		cr_expect_str_eq(seg(t, k)->name, names[k]);
+		cr_expect_eq(seg(t, k)->offset, offsets[k], "%s at %lld", names[k],
+		             (long long)seg(t, k)->offset);
+		cr_expect_eq(seg(t, k)->numel, numels[k], "%s", names[k]);
+		cr_expect_eq(seg(t, k)->offset % CUA_SEG_ALIGN, 0);
+		cr_expect_eq(seg(t, k)->stream, CUA_SEG_STREAM(1, k));
+	}
+	cr_expect_eq(seg(t, 0)->ndim, 4);
+	cr_expect_eq(seg(t, 0)->shape[1], 3);
+	cr_expect_eq(seg(t, 0)->shape[3], 7);
+	cr_expect_eq(seg(t, 0)->init.dist, CUA_DIST_UNIFORM);
+	cr_expect_float_eq(seg(t, 0)->init.b, 1 / sqrt(3.0 * 49), 1e-15, "fan_in in*k*k");
+	cr_expect_float_eq(seg(t, 0)->init.a, -1 / sqrt(3.0 * 49), 1e-15);
+	cr_expect_eq(seg(t, 1)->init.dist, CUA_DIST_CONST);
+	cr_expect_float_eq(seg(t, 1)->init.a, 1, 0, "BatchNorm weight 1");
+	cr_expect_float_eq(seg(t, 2)->init.a, 0, 0, "BatchNorm bias 0");
+	cr_expect_eq(seg(t, 3)->shape[0], 4);
+	cr_expect_eq(seg(t, 3)->shape[1], 4, "in/groups");
+	cr_expect_eq(seg(t, 3)->shape[2], 3);
+	cr_expect_eq(seg(t, 3)->shape[3], 1, "an asymmetric kernel");
+	cr_expect_float_eq(seg(t, 4)->init.b, 1 / sqrt(4.0 * 3), 1e-15, "bias bound = weight's");
+	cr_expect_eq(seg(t, 5)->shape[0], 3, "linear weight [out, in]");
+	cr_expect_eq(seg(t, 5)->shape[1], 10);
+	cr_expect_float_eq(seg(t, 5)->init.b, 1 / sqrt(10.0), 1e-15);
+	cr_expect_eq(p->ndim, 1);
+	cr_expect_str_eq(p->shape[0], "2691", "P = the end of the last segment");
+	int64_t dims[CUA_MAX_DIMS];
+	cr_assert_eq(cua_task_tensor_shape(t, 1, p, dims, err, sizeof(err)), CUA_OK, "%s", err);
+	cr_expect_eq(dims[0], 2691, "the same P in every shape set");
+	cr_expect_eq(t->memory_mb, 100);
+	cua_task_free(t);
+	cua_rmtree(dir);
+	free(dir);
+}
+
+Test(layers, repeat_substitutes_its_variable_in_names_and_expressions)
+{
+	char err[CUA_ERR_LEN] = "", *dir;
+	struct cua_task *t = NULL;
+	cr_assert_eq(load_net("[{\"repeat\": 3, \"var\": \"i\", \"layers\": ["
+	                      "  {\"repeat\": 2, \"var\": \"j\", \"layers\": ["
+	                      "    {\"linear\": \"b{i}.f.{2*j+1}\", \"in\": \"C+8*i\", \"out\": 2,"
+	                      "     \"bias\": false}]}]},"
+	                      " {\"repeat\": 2, \"layers\": [{\"tensor\": \"t\", \"shape\": [1],"
+	                      "   \"init\": {\"dist\": \"const\", \"value\": 2}}]}]",
+	                      NULL, &t, &dir, err, sizeof(err)), CUA_E_PARSE);
+	cr_expect(strstr(err, "inputs[1].layers[1].layers[0]: segment 't' is already defined "
+	                      "(segment 6)") != NULL, "a repeat without {var} repeats a name: %s",
+	          err);
+	cr_assert_null(t);
+	cua_rmtree(dir);
+	free(dir);
+
+	cr_assert_eq(load_net("[{\"repeat\": 3, \"var\": \"i\", \"layers\": ["
+	                      "  {\"repeat\": 2, \"var\": \"j\", \"layers\": ["
+	                      "    {\"linear\": \"b{i}.f.{2*j+1}\", \"in\": \"C+8*i\", \"out\": 2,"
+	                      "     \"bias\": false}]}]},"
+	                      " {\"tensor\": \"cls\", \"shape\": [1, \"C/4\"],"
+	                      "  \"init\": {\"dist\": \"const\", \"value\": 2}}]",
+	                      NULL, &t, &dir, err, sizeof(err)), CUA_OK, "%s", err);
+	cr_assert_eq(t->inputs[1].n_segments, 7);
+	cr_expect_str_eq(seg(t, 0)->name, "b0.f.1.weight");
+	cr_expect_str_eq(seg(t, 1)->name, "b0.f.3.weight");
+	cr_expect_str_eq(seg(t, 5)->name, "b2.f.3.weight");
+	cr_expect_eq(seg(t, 4)->shape[1], 16 + 8 * 2, "in = C+8*i at i = 2");
+	cr_expect_float_eq(seg(t, 4)->init.b, 1 / sqrt(32.0), 1e-15);
+	cr_expect_str_eq(seg(t, 6)->name, "cls", "a tensor's name is its segment's");
+	cr_expect_eq(seg(t, 6)->shape[1], 4);
+	cr_expect_eq(seg(t, 6)->init.dist, CUA_DIST_CONST);
+	cr_expect_eq(seg(t, 6)->offset, 6 * 64);
+	cua_task_free(t);
+	cua_rmtree(dir);
+	free(dir);
+}
+
+Test(layers, recurrent_generators_follow_pytorch_flat_weight_order)
+{
+	char err[CUA_ERR_LEN] = "", *dir;
+	struct cua_task *t = NULL;
+	cr_assert_eq(load_net("[{\"lstm\": \"lstm\", \"in\": 5, \"hidden\": 8, \"layers\": 2,"
+	                      "  \"bidirectional\": true},"
+	                      " {\"gru\": \"gru\", \"in\": 3, \"hidden\": 4, \"bias\": false},"
+	                      " {\"conv_transpose2d\": \"up\", \"in\": 6, \"out\": 4, \"k\": 2,"
+	                      "  \"groups\": 2}]",
+	                      NULL, &t, &dir, err, sizeof(err)), CUA_OK, "%s", err);
+	cr_assert_eq(t->inputs[1].n_segments, 16 + 2 + 2);
+	static const char *const names[] = {
+		"lstm.weight_ih_l0", "lstm.weight_hh_l0", "lstm.bias_ih_l0", "lstm.bias_hh_l0",
+		"lstm.weight_ih_l0_reverse", "lstm.weight_hh_l0_reverse", "lstm.bias_ih_l0_reverse",
+		"lstm.bias_hh_l0_reverse", "lstm.weight_ih_l1",
+	};
+	for (int k = 0; k < 9; k++)
+		cr_expect_str_eq(seg(t, k)->name, names[k]);
+	cr_expect_eq(seg(t, 0)->shape[0], 32, "4 gates x hidden");
+	cr_expect_eq(seg(t, 0)->shape[1], 5);
+	cr_expect_eq(seg(t, 8)->shape[1], 16, "layer 1 reads both directions");
+	cr_expect_float_eq(seg(t, 2)->init.b, 1 / sqrt(8.0), 1e-15, "U(+-1/sqrt(hidden))");
+	cr_expect_str_eq(seg(t, 16)->name, "gru.weight_ih_l0");
+	cr_expect_eq(seg(t, 16)->shape[0], 12, "3 gates");
+	cr_expect_str_eq(seg(t, 17)->name, "gru.weight_hh_l0");
+	cr_expect_str_eq(seg(t, 18)->name, "up.weight");
+	cr_expect_eq(seg(t, 18)->shape[0], 6, "transposed: [in, out/groups, k, k]");
+	cr_expect_eq(seg(t, 18)->shape[1], 2);
+	cr_expect_float_eq(seg(t, 18)->init.b, 1 / sqrt(2.0 * 4), 1e-15, "fan_in (out/g)*k*k");
+	cr_expect_eq(seg(t, 19)->numel, 4, "bias [out]");
+	cua_task_free(t);
+	cua_rmtree(dir);
+	free(dir);
+}
+
+Test(layers, init_overrides_replace_the_pytorch_default)
+{
+	char err[CUA_ERR_LEN] = "", *dir;
+	struct cua_task *t = NULL;
+	cr_assert_eq(load_net("[{\"linear\": \"fc\", \"in\": 4, \"out\": 2,"
+	                      "  \"init\": {\"dist\": \"normal\", \"mean\": 0, \"std\": 0.5},"
+	                      "  \"bias_init\": {\"dist\": \"const\", \"value\": 0}},"
+	                      " {\"bn\": \"bn\", \"c\": 2, \"init\": {\"dist\": \"uniform\","
+	                      "  \"low\": 0.5, \"high\": 1.5}}]",
+	                      NULL, &t, &dir, err, sizeof(err)), CUA_OK, "%s", err);
+	cr_expect_eq(seg(t, 0)->init.dist, CUA_DIST_NORMAL);
+	cr_expect_float_eq(seg(t, 0)->init.b, 0.5, 0);
+	cr_expect_eq(seg(t, 1)->init.dist, CUA_DIST_CONST);
+	cr_expect_eq(seg(t, 2)->init.dist, CUA_DIST_UNIFORM);
+	cr_expect_eq(seg(t, 3)->init.dist, CUA_DIST_CONST, "bn bias keeps its default");
+	cua_task_free(t);
+	cua_rmtree(dir);
+	free(dir);
+}
+
+Test(layers, segment_at_finds_the_segment_or_padding)
+{
+	char err[CUA_ERR_LEN] = "", *dir;
+	struct cua_task *t = NULL;
+	cr_assert_eq(load_net("[{\"linear\": \"a\", \"in\": 10, \"out\": 1},"
+	                      " {\"linear\": \"b\", \"in\": 70, \"out\": 1, \"bias\": false}]",
+	                      NULL, &t, &dir, err, sizeof(err)), CUA_OK, "%s", err);
+	const struct cua_tensor_spec *p = &t->inputs[1];
+	cr_expect_str_eq(cua_segment_at(p, 0)->name, "a.weight");
+	cr_expect_str_eq(cua_segment_at(p, 9)->name, "a.weight");
+	cr_expect_null(cua_segment_at(p, 10), "padding after a.weight");
+	cr_expect_str_eq(cua_segment_at(p, 64)->name, "a.bias");
+	cr_expect_null(cua_segment_at(p, 65));
+	cr_expect_str_eq(cua_segment_at(p, 128)->name, "b.weight");
+	cr_expect_str_eq(cua_segment_at(p, 197)->name, "b.weight");
+	cr_expect_null(cua_segment_at(p, 198), "past P");
+	cr_expect_null(cua_segment_at(p, -1));
+	cua_task_free(t);
+	cua_rmtree(dir);
+	free(dir);
+}
+
+struct layer_bad_case {
+	char layers[320];
+	char extra[64];               /* top-level fields; "" = memory_mb 100 */
+	char msg[200];                /* expected after "task.json: " */
+};
+
+ParameterizedTestParameters(layers, rejects_bad_layer_lists_naming_the_field)
+{
+	static struct layer_bad_case cases[] = {
+		{"[{\"linear\": \"fc\", \"in\": 4, \"out\": 2}, {\"linear\": \"fc\", \"in\": 2, "
+		 "\"out\": 1}]", "", "inputs[1].layers[1]: segment 'fc.weight' is already defined "
+		 "(segment 0)"},
+		{"[{\"dense\": \"fc\", \"in\": 4}]", "", "inputs[1].layers[0]: must hold exactly one "
+		 "generator key"},
+		{"[{\"linear\": \"fc\", \"bn\": \"b\", \"in\": 4, \"out\": 2}]", "",
+		 "inputs[1].layers[0]: must hold exactly one generator key"},
+		{"[{\"linear\": \"fc\", \"in\": 4, \"out\": 2, \"stride\": 1}]", "",
+		 "inputs[1].layers[0].stride: unknown field"},
+		{"[{\"linear\": \"fc\", \"in\": 4}]", "", "inputs[1].layers[0].out: required field is "
+		 "missing"},
+		{"[{\"linear\": \"fc\", \"in\": \"B\", \"out\": 2}]", "", "inputs[1].layers[0].in: "
+		 "column 1: unknown name 'B' (a layer field may use integer params and repeat "
+		 "variables, not shape-set dims"},
+		{"[{\"linear\": \"fc\", \"in\": 0, \"out\": 2}]", "", "inputs[1].layers[0].in: is 0 "
+		 "(must be >= 1)"},
+		{"[{\"linear\": \"fc\", \"in\": 2.5, \"out\": 2}]", "", "inputs[1].layers[0].in: must "
+		 "be an integer or an expression"},
+		{"[{\"conv2d\": \"c\", \"in\": 6, \"out\": 4, \"k\": 3, \"groups\": 4}]", "",
+		 "inputs[1].layers[0].groups: 4 does not divide in (6) and out (4)"},
+		{"[{\"conv2d\": \"c\", \"in\": 6, \"out\": 4, \"k\": [3, 3, 3]}]", "",
+		 "inputs[1].layers[0].k: must be one size or an array of 2 (has 3)"},
+		{"[{\"linear\": \"f c\", \"in\": 4, \"out\": 2}]", "", "inputs[1].layers[0].linear: "
+		 "column 2: a segment name holds [A-Za-z0-9_.] and {expr} only"},
+		{"[{\"linear\": \"f{i\", \"in\": 4, \"out\": 2}]", "", "inputs[1].layers[0].linear: "
+		 "column 2: '{' must enclose an expression"},
+		{"[{\"linear\": \"f{i}\", \"in\": 4, \"out\": 2}]", "", "inputs[1].layers[0].linear: "
+		 "column 1: unknown name 'i'"},
+		{"[{\"repeat\": 2, \"var\": \"i\", \"layers\": [{\"repeat\": 2, \"var\": \"i\", "
+		 "\"layers\": []}]}]", "", "inputs[1].layers[0].layers[0].var: 'i' is already the "
+		 "variable of an enclosing repeat"},
+		{"[{\"repeat\": 2, \"var\": \"C\", \"layers\": []}]", "", "inputs[1].layers[0].var: "
+		 "'C' is also a param"},
+		{"[{\"repeat\": 5000, \"layers\": []}]", "", "inputs[1].layers[0].repeat: is 5000 "
+		 "(at most 4096)"},
+		{"[{\"repeat\": 4097, \"var\": \"i\", \"layers\": [{\"bn\": \"b{i}\", \"c\": 1}]}]",
+		 "", "inputs[1].layers[0].repeat: is 4097 (at most 4096)"},
+		{"[{\"repeat\": 4096, \"var\": \"i\", \"layers\": [{\"bn\": \"b{i}\", \"c\": 1}]}]",
+		 "", "inputs[1].layers[0].layers[0]: more than 4096 segments"},
+		{"[]", "", "inputs[1].layers: declares no segment"},
+		{"{}", "", "inputs[1].layers: must be an array of layers"},
+		{"[{\"tensor\": \"t\", \"shape\": [2]}]", "", "inputs[1].layers[0].init: required "
+		 "field is missing"},
+		{"[{\"tensor\": \"t\", \"shape\": [2], \"init\": {\"dist\": \"const\"}}]", "",
+		 "inputs[1].layers[0].init.value: required field is missing"},
+		{"[{\"layernorm\": \"ln\", \"c\": 2, \"shape\": [2]}]", "", "inputs[1].layers[0].c: "
+		 "give either c or shape, not both"},
+		{"[{\"linear\": \"fc\", \"in\": 4, \"out\": 2}]", ", \"memory_mb\": 0",
+		 "memory_mb: must be 1 to 16777216 MiB (is 0)"},
+		{"[{\"linear\": \"fc\", \"in\": 4, \"out\": 2}]", " ", "memory_mb: required field is "
+		 "missing"},
+		{"[{\"linear\": \"fc\", \"in\": 4, \"out\": 2}]", ", \"memory_mb\": 1.5",
+		 "memory_mb: must be an integer"},
+	};
+	return cr_make_param_array(struct layer_bad_case, cases, CUA_ARRAY_LEN(cases));
+}
+
+ParameterizedTest(struct layer_bad_case *c, layers, rejects_bad_layer_lists_naming_the_field)
+{
+	char err[CUA_ERR_LEN] = "", *dir, want[CUA_ERR_LEN];
+	struct cua_task *t = NULL;
+	enum cua_status rc = load_net(c->layers, *c->extra ? c->extra : NULL, &t, &dir, err,
+	                              sizeof(err));
+	cr_expect_eq(rc, CUA_E_PARSE, "%s: %s", c->layers, err);
+	cr_expect_null(t);
+	snprintf(want, sizeof(want), "001-net/task.json: %s", c->msg);
+	cr_expect(strstr(err, want) != NULL, "\n got  %s\n want %s", err, want);
+	cr_expect_null(strchr(err, '\n'), "one line");
+	cua_task_free(t);
+	cua_rmtree(dir);
+	free(dir);
+}
+
+Test(layers, a_layered_input_takes_no_shape_and_is_f32)
+{
+	char err[CUA_ERR_LEN] = "", *dir, path[4096];
+	struct cua_task *t = NULL;
+	cr_assert_eq(load_net("[{\"bn\": \"b\", \"c\": 1}]", NULL, &t, &dir, err, sizeof(err)),
+	             CUA_OK, "%s", err);
+	cua_task_free(t);
+	t = NULL;
+	snprintf(path, sizeof(path), "%s/tasks/L3/001-net", dir);
+	write_text(path, "task.json",
+	           "{\"title\": \"Net\", \"level\": 3, \"description\": \"d\", \"memory_mb\": 1,"
+	           " \"inputs\": [{\"name\": \"p\", \"dtype\": \"f64\", \"layers\": "
+	           "[{\"bn\": \"b\", \"c\": 1}]}],"
+	           " \"outputs\": [{\"name\": \"y\", \"dtype\": \"f32\", \"shape\": [1]}],"
+	           " \"shapes\": [{\"name\": \"a\", \"timed\": true, \"dims\": {\"B\": 1}},"
+	           "  {\"name\": \"b\", \"dims\": {\"B\": 1}}],"
+	           " \"tolerance\": {\"atol\": 0, \"rtol\": 0}, \"flops\": \"1\", \"bytes\": \"1\"}");
+	cr_expect_eq(cua_task_load(path, &t, err, sizeof(err)), CUA_E_PARSE);
+	cr_expect(strstr(err, "inputs[0].dtype: a layered input is f32") != NULL, "%s", err);
+	write_text(path, "task.json",
+	           "{\"title\": \"Net\", \"level\": 3, \"description\": \"d\", \"memory_mb\": 1,"
+	           " \"inputs\": [{\"name\": \"p\", \"dtype\": \"f32\", \"shape\": [1], \"layers\": "
+	           "[{\"bn\": \"b\", \"c\": 1}]}],"
+	           " \"outputs\": [{\"name\": \"y\", \"dtype\": \"f32\", \"shape\": [1]}],"
+	           " \"shapes\": [{\"name\": \"a\", \"timed\": true, \"dims\": {\"B\": 1}},"
+	           "  {\"name\": \"b\", \"dims\": {\"B\": 1}}],"
+	           " \"tolerance\": {\"atol\": 0, \"rtol\": 0}, \"flops\": \"1\", \"bytes\": \"1\"}");
+	cr_expect_eq(cua_task_load(path, &t, err, sizeof(err)), CUA_E_PARSE);
+	cr_expect(strstr(err, "inputs[0].shape: unknown field") != NULL, "%s", err);
+	cua_rmtree(dir);
+	free(dir);
+}
+
+Test(layers, the_prompt_shows_the_layout_table_p_and_memory)
+{
+	char err[CUA_ERR_LEN] = "", *dir;
+	struct cua_task *t = NULL;
+	cr_assert_eq(load_net("[{\"conv2d\": \"conv1\", \"in\": 3, \"out\": 4, \"k\": 3},"
+	                      " {\"bn\": \"bn1\", \"c\": 4}]",
+	                      NULL, &t, &dir, err, sizeof(err)), CUA_OK, "%s", err);
+	char *prompt = cua_prompt_render(t, dir);
+	cr_assert_not_null(prompt);
+	cr_expect(strstr(prompt, "### Layout of `params`: 4 segments, P = 260 floats (1040 bytes)")
+	          != NULL, "%s", prompt);
+	cr_expect(strstr(prompt, "| 0 | conv1.weight | [4, 3, 3, 3] | 0 | U(-0.19245, 0.19245) |")
+	          != NULL, "%s", prompt);
+	cr_expect(strstr(prompt, "| 1 | conv1.bias | [4] | 128 | U(-0.19245, 0.19245) |") != NULL,
+	          "%s", prompt);
+	cr_expect(strstr(prompt, "| 3 | bn1.bias | [4] | 256 | const 0 |") != NULL, "%s", prompt);
+	cr_expect(strstr(prompt, "input  `params`: f32 [260]") != NULL, "%s", prompt);
+	cr_expect(strstr(prompt, "Peak device memory of one evaluation (the harness's copies "
+	                         "included): 100 MiB.") != NULL, "%s", prompt);
+	free(prompt);
+	cua_task_free(t);
+	cua_rmtree(dir);
+	free(dir);
 }

@@ -75,9 +75,9 @@ static inline int cua_conv_oracle_validate(const struct cua_conv_oracle_desc &d)
 #define CUA_CO_BK 16        /* k per shared-memory step */
 #define CUA_CO_THREADS 256
 
-template <bool Transposed>
+template <bool Transposed, typename TX>
 __global__ void __launch_bounds__(CUA_CO_THREADS)
-conv_oracle_kernel(const float *__restrict__ x, const float *__restrict__ w,
+conv_oracle_kernel(const TX *__restrict__ x, const float *__restrict__ w,
                    const float *__restrict__ bias, double *__restrict__ y,
                    struct cua_conv_oracle_desc d)
 {
@@ -106,7 +106,7 @@ conv_oracle_kernel(const float *__restrict__ x, const float *__restrict__ w,
 		oh = (int)(r / d.OW);
 		ow = (int)(r % d.OW);
 	}
-	const float *xn = x + (n * d.C + g * Cg) * d.H * d.W;
+	const TX *xn = x + (n * d.C + g * Cg) * d.H * d.W;
 	/* Forward: input origin of the window; transposed: o + P. */
 	const int bh = Transposed ? oh + (int)d.PH : oh * (int)d.SH - (int)d.PH;
 	const int bw = Transposed ? ow + (int)d.PW : ow * (int)d.SW - (int)d.PW;
@@ -206,18 +206,20 @@ conv_oracle_kernel(const float *__restrict__ x, const float *__restrict__ w,
 }
 
 /* y [N, F, OH, OW] (double) = conv2d or conv_transpose2d(x, w) + bias per d;
- * bias [F] or NULL. Enqueue on stream; the caller validates d with
- * cua_conv_oracle_validate() and checks cudaGetLastError(). */
-static inline void cua_conv_oracle(const float *x, const float *w, const float *bias, double *y,
+ * bias [F] or NULL; x is the task's float input or (TX = double) an fp64
+ * intermediate of a Level 3 network's oracle (net.cuh). Enqueue on stream; the
+ * caller validates d with cua_conv_oracle_validate() and checks cudaGetLastError(). */
+template <typename TX>
+static inline void cua_conv_oracle(const TX *x, const float *w, const float *bias, double *y,
                                    const struct cua_conv_oracle_desc &d, cudaStream_t stream)
 {
 	const int64_t M = d.N * d.OH * d.OW;
 	const dim3 grid((unsigned int)((M + CUA_CO_BM - 1) / CUA_CO_BM),
 	                (unsigned int)((d.F / d.G + CUA_CO_BN - 1) / CUA_CO_BN), (unsigned int)d.G);
 	if (d.transposed)
-		conv_oracle_kernel<true><<<grid, CUA_CO_THREADS, 0, stream>>>(x, w, bias, y, d);
+		conv_oracle_kernel<true, TX><<<grid, CUA_CO_THREADS, 0, stream>>>(x, w, bias, y, d);
 	else
-		conv_oracle_kernel<false><<<grid, CUA_CO_THREADS, 0, stream>>>(x, w, bias, y, d);
+		conv_oracle_kernel<false, TX><<<grid, CUA_CO_THREADS, 0, stream>>>(x, w, bias, y, d);
 }
 
 #endif /* CUA_COMMON_CONV_ORACLE_CUH */
