@@ -348,7 +348,7 @@ PY
 	[ "$fail" = 0 ]
 	;;
 *)
-	sed -n '2,33p' "$0"
+	sed -n '2,37p' "$0"
 	exit 2
 	;;
 esac
