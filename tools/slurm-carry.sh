@@ -10,8 +10,9 @@
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 DEST=${1:-$ROOT/.carry/slurm}
+# busybox-static: its `ip` where the machine has no iproute2 (tools/slurm-local.sh)
 PKGS="slurmctld slurmd slurm-client slurm-wlm-basic-plugins libhwloc15 libnuma1 liblz4-1
-      libpam0g libaudit1 libcap-ng0 libudev1"
+      libpam0g libaudit1 libcap-ng0 libudev1 busybox-static"
 TMP=$(mktemp -d /tmp/slurm-carry-XXXXXX)
 id _apt >/dev/null 2>&1 && chown _apt "$TMP"   # apt-get downloads as _apt where it can
 trap 'rm -rf "$TMP"' EXIT
@@ -28,6 +29,8 @@ if [ -d "$DEST/lib/x86_64-linux-gnu" ]; then
 	cp -a "$DEST"/lib/x86_64-linux-gnu/. "$DEST/usr/lib/x86_64-linux-gnu/"
 	rm -rf "$DEST/lib"
 fi
+# busybox itself, not its links (/bin/sh and the rest stay the machine's)
+find "$DEST/bin" "$DEST/usr/bin" "$DEST/usr/sbin" "$DEST/sbin" -type l -lname '*busybox*' -delete 2>/dev/null || true
 rm -rf "$DEST"/usr/share "$DEST"/etc "$DEST"/usr/lib/systemd "$DEST"/lib/systemd \
 	"$DEST"/usr/lib/x86_64-linux-gnu/security
 # what the binaries and plugins need that neither the tree nor glibc gives

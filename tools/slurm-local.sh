@@ -16,8 +16,14 @@
 # SKIPPED); 4: the cluster did not come up (the logs are printed).
 set -u
 
+P=${CUARENA_SLURM_PREFIX:-}
+# ip(8) from iproute2, else the static busybox a carried tree brings (slurm-carry.sh)
+if [ -x "$(command -v ip)" ]; then IP=(ip)
+elif [ -x "$P/bin/busybox" ]; then IP=("$P/bin/busybox" ip)
+else IP=()
+fi
 if [ "${CUARENA_SLURM_NETNS:-}" != 1 ]; then
-	if [ "$(id -u)" != 0 ] || ! command -v unshare >/dev/null || ! command -v ip >/dev/null; then
+	if [ "$(id -u)" != 0 ] || ! command -v unshare >/dev/null || [ ${#IP[@]} = 0 ]; then
 		echo "slurm-local: needs root, unshare and ip (a network namespace)" >&2
 		exit 3
 	fi
@@ -30,7 +36,6 @@ T=$1
 shift
 mkdir -p "$T" && T=$(cd "$T" && pwd) || exit 3
 
-P=${CUARENA_SLURM_PREFIX:-}
 LIBDIR=$P/usr/lib/x86_64-linux-gnu
 PLUGINS=$LIBDIR/slurm-wlm
 # Debian names the daemons *-wlm (its alternatives give the plain names). They
@@ -59,9 +64,10 @@ fi
 
 # loopback only; slurmctld's getaddrinfo (AI_ADDRCONFIG) wants one address that
 # is not 127.0.0.1 before it resolves anything
-ip link set lo up && ip addr add 10.251.0.1/32 dev lo || { echo "slurm-local: ip failed" >&2; exit 3; }
+"${IP[@]}" link set lo up && "${IP[@]}" addr add 10.251.0.1/32 dev lo ||
+	{ echo "slurm-local: ip failed" >&2; exit 3; }
 
-HOST=$(hostname -s)
+HOST=$(hostname -s 2>/dev/null || uname -n | cut -d. -f1)
 CPUS=${CUARENA_SLURM_CPUS:-$(nproc)}
 mkdir -p "$T/state" "$T/spool"
 GRES_NODE=""
