@@ -6,7 +6,8 @@
 #
 #   tools/slurm-carry.sh [DIR]     (default .carry/slurm; needs apt-get and the network)
 #
-# About 5 MiB. The daemons run with auth/none, so munge is not carried.
+# About 14 MiB (2 of it a static busybox, for its ip). The daemons run with
+# auth/none, so munge is not carried.
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 DEST=${1:-$ROOT/.carry/slurm}
