@@ -132,6 +132,7 @@ test: $(BUILD)/cuarena $(BUILD)/cuarena-cand $(BUILD)/test-suite $(HELPERS) $(SO
 	CUARENA_ROOT=$(CURDIR) CUARENA_BUILD=$(CURDIR)/$(BUILD) $(BUILD)/test-suite --jobs 2
 	tests/cli.sh $(BUILD)/cuarena
 	tests/net-dry.sh $(BUILD)/net-dry
+	tests/slurm.sh $(BUILD)/cuarena
 
 # ---- GPU suite (plain runner, no Criterion on the GPU machine) -------------
 $(BUILD)/gpu-test: $(GPU_SRCS) $(AGENT_OBJS) $(LIB)

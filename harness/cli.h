@@ -45,6 +45,8 @@ int cmd_board(struct cua_cli *cli, int argc, char **argv);
 int cmd_plot(struct cua_cli *cli, int argc, char **argv);
 int cmd_compare(struct cua_cli *cli, int argc, char **argv);
 int cmd_history(struct cua_cli *cli, int argc, char **argv);
+int cmd_merge(struct cua_cli *cli, int argc, char **argv);
+int cmd_slurm(struct cua_cli *cli, int argc, char **argv);
 int cmd_serve(struct cua_cli *cli, int argc, char **argv);
 
 /* Prints "cuarena NAME: usage: ..." to stderr and returns CUA_EXIT_USAGE. */

@@ -2,6 +2,7 @@
  * results in results/<run-id>/ (docs/RESULTS-FORMAT.md). */
 #include "cli.h"
 #include "run.h"
+#include "shard.h"
 
 #include <string.h>
 #include <cjson/cJSON.h>
@@ -67,6 +68,10 @@ int cmd_run(struct cua_cli *cli, int argc, char **argv)
 			o.out_dir = argv[++i];
 		else if (!strcmp(a, "--resume") && ok)
 			resume = argv[++i];
+		else if (!strcmp(a, "--shard") && ok)
+			ok = cua_shard_parse(argv[++i], &o.shard_index, &o.shard_count);
+		else if (!strcmp(a, "--costs") && ok)
+			o.shard_costs = argv[++i];
 		else if (!strcmp(a, "--level") && ok)
 			ok = to_int(argv[++i], 1, 9, &o.level);
 		else if (!strcmp(a, "--turns") && ok)
@@ -96,9 +101,11 @@ int cmd_run(struct cua_cli *cli, int argc, char **argv)
 	}
 	if (resume) {
 		/* everything comes from the run itself: its agent, config, turns, tasks */
-		if (agent || config || o.out_dir || o.tasks_glob || o.level) {
+		if (agent || config || o.out_dir || o.tasks_glob || o.level || o.shard_count ||
+		    o.shard_costs) {
 			fprintf(stderr, "cuarena run: --resume takes the run's own settings; give "
-			                "no --agent, --agent-config, --out, --tasks or --level\n");
+			                "no --agent, --agent-config, --out, --tasks, --level, "
+			                "--shard or --costs\n");
 			return CUA_EXIT_USAGE;
 		}
 		if (cua_run_read_meta(resume, agent_buf, sizeof(agent_buf), &cfg, version_buf,
@@ -116,6 +123,16 @@ int cmd_run(struct cua_cli *cli, int argc, char **argv)
 	}
 	if (!agent)
 		return cua_cli_usage("run");
+	if (o.shard_costs && !o.shard_count) {
+		fprintf(stderr, "cuarena run: --costs weighs the split of --shard: give --shard "
+		                "I/N too\n");
+		return CUA_EXIT_USAGE;
+	}
+	/* for tests of the run's plumbing on a CPU (tests/slurm.sh): kernels that
+	 * reach the GPU stage fail, every other turn is what it would be */
+	const char *nogpu = getenv("CUARENA_ALLOW_NO_GPU");
+	if (nogpu && !strcmp(nogpu, "1"))
+		o.require_gpu = false;
 	o.agent = cua_agent_find(agent);
 	if (!o.agent) {
 		fprintf(stderr, "cuarena run: unknown agent '%s' (agents:", agent);

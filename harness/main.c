@@ -30,14 +30,23 @@ static const struct cua_command commands[] = {
 	 "Trends over nightly runs in DIR (gnuplot figures)."},
 	{"list", cmd_list, "cuarena list [--level N] [--json]",
 	 "The catalogue: id, title, precision policy, baselines."},
+	{"merge", cmd_merge, "cuarena merge SHARD_DIR... --out DIR [--allow-incomplete] [--expect N] | "
+	                     "cuarena merge SHARD_DIR... --print-missing [--expect N]",
+	 "Joins the shards of one run (run --shard I/N) into one run folder of the same format. Refuses shards\n"
+	 "of different agents, versions, turns, rewards, harness commits or catalogues (exit 2); names every\n"
+	 "missing or unfinished shard and writes nothing (exit 1) unless --allow-incomplete. Merging again\n"
+	 "gives the same folder. --print-missing prints the indices of the shards to (re)run, comma-separated."},
 	{"plot", cmd_plot, "cuarena plot RUN... --out DIR [--format png|svg] [--baseline NAME] "
 	                   "[--final]",
 	 "gnuplot figures (fast_p, speedups, roofline) from results folders."},
 	{"run", cmd_run, "cuarena run --agent NAME [--agent-config F.json] [--agent-version V] "
 	                 "[--level N] [--tasks GLOB] [--turns T] [--reward cuda-agent|kevin|"
-	                 "log-speedup] [--jobs N] [--gpus 0,1,...] [--out DIR] [--max-time-s S] | "
+	                 "log-speedup] [--jobs N] [--gpus 0,1,...] [--out DIR] [--max-time-s S] "
+	                 "[--shard I/N [--costs RUN]] | "
 	                 "cuarena run --resume DIR [--gpus LIST]",
-	 "Multi-turn episodes over the catalogue with an agent backend; results in results/<run-id>/.\nExit 4 when any episode ended because its agent failed (the count is printed), 1 when interrupted."},
+	 "Multi-turn episodes over the catalogue with an agent backend; results in results/<run-id>/.\n"
+	 "--shard I/N runs shard I of the selected tasks split N ways by expected cost (measured in RUN's\n"
+	 "baselines with --costs, else the catalogue's model); `cuarena merge` joins the shards.\nExit 4 when any episode ended because its agent failed (the count is printed), 1 when interrupted."},
 	{"selftest", cmd_selftest, "cuarena selftest [TASK...] [--compile-only] [--jobs N] "
 	                           "[--no-time] [--max-time-s S] [--dump DIR] [--out FILE] [--json]",
 	 "The catalogue checks itself: references and baselines vs the fp64 oracle, non-degeneracy.\n--compile-only builds and checks every kernel with no GPU."},
@@ -48,6 +57,14 @@ static const struct cua_command commands[] = {
 	 "The reward service for RL trainers: evaluations and env-protocol episodes over HTTP/JSON,\none worker per GPU, a bounded queue (429 when full), every evaluation appended to a results\nfolder (docs/SERVE.md). Listens on 127.0.0.1:8177 unless told; beyond loopback a bearer token\n(--token-file) is required. Runs until SIGINT/SIGTERM."},
 	{"show", cmd_show, "cuarena show TASK [--json]",
 	 "Exactly the prompt an agent gets for TASK."},
+	{"slurm", cmd_slurm, "cuarena slurm --shards N --out DIR --agent NAME [run options] "
+	                     "[--throttle K] [--gres G] [--partition P] [--time T] [--cpus-per-task C] "
+	                     "[--sbatch OPT]... [--retries R] [--jobdir DIR] [--submit]",
+	 "Writes a Slurm job array of N shards (run --shard I/N, --gres=gpu:1, K at a time) and a merge job\n"
+	 "after it (afterany) that re-runs missing or unfinished shards with --resume (R times, default 2)\n"
+	 "and then merges them into DIR. Scripts in DIR's job folder (default .DIR.slurm beside DIR);\n"
+	 "--submit submits them with sbatch. Run options: --agent-config, --agent-version, --level,\n"
+	 "--tasks, --turns, --reward, --jobs, --max-time-s, --costs RUN."},
 	{"table", cmd_table, "cuarena table RUN... [--layout cuda-agent|kernelbench] "
 	                     "[--format md|latex|csv] [--baselines A,B] [--primary NAME] "
 	                     "[--final] [--margin PCT] [--json]",

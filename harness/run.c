@@ -4,6 +4,7 @@
 #include "run.h"
 #include "cli.h"
 #include "prompts.h"
+#include "shard.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -242,6 +243,13 @@ static enum cua_status measure_baselines(struct run *r, const struct cua_task *t
 		r->device = rep->device;   /* written now: a run cut short names its GPU */
 	checkpoint(r, NULL);
 	pthread_mutex_unlock(&r->lock);
+	if (st == CUA_OK && interrupted) {
+		/* asked to stop while measuring: under Slurm the signal reached the
+		 * judge too, so these figures may be of a killed process; a resume
+		 * measures them again */
+		cua_errf(err, errlen, "interrupted while the baselines of %s were measured", t->id);
+		st = CUA_E_INTERRUPTED;
+	}
 	if (st != CUA_OK)
 		return st;
 	for (int i = 0; i < rep->n_base; i++) {
@@ -404,7 +412,10 @@ static void run_episode(struct run *r, const struct cua_task *t, int slot, struc
 		char *observation = strdup(ep.obs_text);
 		st = ai->propose(r->agent, aep, &obs, &act, err, sizeof(err));
 		if (st != CUA_OK) {
-			snprintf(reason, sizeof(reason), "agent failed: %.480s", err);
+			/* a stop signal reaches the agent too (Slurm signals every
+			 * process of the job): its death is then the interruption */
+			snprintf(reason, sizeof(reason), interrupted ? "interrupted"
+			         : "agent failed: %.480s", err);
 			free(observation);
 			cua_action_clear(&act);
 			break;
@@ -417,6 +428,12 @@ static void run_episode(struct run *r, const struct cua_task *t, int slot, struc
 		}
 		struct cua_step step;
 		st = cua_episode_step(&ep, act.code, act.note, &step, err, sizeof(err));
+		if (st == CUA_OK && interrupted && !cua_step_no_code(&step)) {
+			/* the stop came while this kernel was judged, and may have
+			 * killed its judge: the turn is not kept; a resume asks for
+			 * it and judges it again */
+			st = CUA_E_INTERRUPTED;
+		}
 		if (st != CUA_OK) {
 			snprintf(reason, sizeof(reason), st == CUA_E_INTERRUPTED ? "interrupted"
 			         : "harness failed: %.480s", err);
@@ -755,15 +772,20 @@ void cua_run_free_ids(char **ids, int n)
 	free(ids);
 }
 
-static bool task_selected(const struct cua_task *t, const struct cua_run_opts *o)
+bool cua_run_selects(const struct cua_task *t, int level, const char *glob)
 {
-	if (o->level && t->level != o->level)
+	if (level && t->level != level)
 		return false;
-	if (!o->tasks_glob)
+	if (!glob)
 		return true;
 	const char *folder = strrchr(t->id, '/');
-	return fnmatch(o->tasks_glob, t->id, FNM_EXTMATCH) == 0 ||
-	       (folder && fnmatch(o->tasks_glob, folder + 1, FNM_EXTMATCH) == 0);
+	return fnmatch(glob, t->id, FNM_EXTMATCH) == 0 ||
+	       (folder && fnmatch(glob, folder + 1, FNM_EXTMATCH) == 0);
+}
+
+static bool task_selected(const struct cua_task *t, const struct cua_run_opts *o)
+{
+	return cua_run_selects(t, o->level, o->tasks_glob);
 }
 
 static void write_run_json(struct run *r, const struct cua_run_summary *sum)
@@ -791,6 +813,28 @@ static void write_run_json(struct run *r, const struct cua_run_summary *sum)
 	if (cua_write_file(path, txt, strlen(txt), err, sizeof(err)) != CUA_OK)
 		fprintf(stderr, "cuarena run: %s\n", err);
 	free(txt);
+}
+
+/* Where a segment ran: the host, and under Slurm the job and array task (a
+ * preempted shard's segments then say which attempt measured what). */
+static void add_where(cJSON *seg)
+{
+	char host[256] = "";
+	if (gethostname(host, sizeof(host) - 1) == 0 && host[0])
+		cJSON_AddStringToObject(seg, "host", host);
+	static const char *const env[][2] = {
+		{"SLURM_JOB_ID", "job"}, {"SLURM_ARRAY_JOB_ID", "array_job"},
+		{"SLURM_ARRAY_TASK_ID", "array_task"}, {"SLURM_RESTART_COUNT", "restart"},
+	};
+	cJSON *sl = NULL;
+	for (size_t i = 0; i < CUA_ARRAY_LEN(env); i++) {
+		const char *v = getenv(env[i][0]);
+		if (!v || !*v || strlen(v) > 64)
+			continue;
+		if (!sl)
+			sl = cJSON_AddObjectToObject(seg, "slurm");
+		cJSON_AddStringToObject(sl, env[i][1], v);
+	}
 }
 
 /* Sums the earlier segments of a resumed run and appends this invocation's. A
@@ -845,6 +889,7 @@ static enum cua_status open_segment(struct run *r, const char *when, char *err,
 	r->n_prior_segments = i;
 	r->segment = cJSON_CreateObject();
 	cJSON_AddStringToObject(r->segment, "started", when);
+	add_where(r->segment);
 	cJSON_AddNumberToObject(r->segment, "gpus", r->n_gpus);
 	cJSON_AddNumberToObject(r->segment, "wall_s", 0);
 	cJSON_AddNumberToObject(r->segment, "evaluations", 0);
@@ -861,6 +906,7 @@ enum cua_status cua_run(const struct cua_run_opts *o, struct cua_run_summary *su
 	struct cua_catalogue cat;
 	struct run r;
 	enum cua_status st;
+	cJSON *shard = NULL;                /* run.json's "shard" (--shard) */
 
 	memset(sum, 0, sizeof(*sum));
 	memset(&r, 0, sizeof(r));
@@ -904,6 +950,10 @@ enum cua_status cua_run(const struct cua_run_opts *o, struct cua_run_summary *su
 		st = CUA_E_USAGE;
 		goto out_cat;
 	}
+	if (o->shard_count && !o->task_ids &&
+	    (st = cua_shard_apply(r.tasks, &r.n_tasks, o->shard_index, o->shard_count,
+	                          o->shard_costs, o->turns, &shard, err, errlen)) != CUA_OK)
+		goto out_cat;
 
 	/* results/<run-id> */
 	char run_id[128], when[64];
@@ -983,6 +1033,10 @@ enum cua_status cua_run(const struct cua_run_opts *o, struct cua_run_summary *su
 	cJSON *tl = cJSON_AddArrayToObject(r.run_json, "tasks");
 	for (int i = 0; i < r.n_tasks; i++)
 		cJSON_AddItemToArray(tl, cJSON_CreateString(r.tasks[i]->id));
+	if (shard) {
+		cJSON_AddItemToObject(r.run_json, "shard", shard);
+		shard = NULL;
+	}
 files:
 	/* every kernel of a run is timed alike: a resume keeps the run's cap */
 	r.max_time_s = o->eval.max_time_s;
@@ -1024,11 +1078,14 @@ files:
 	r.tty = o->progress && isatty(STDERR_FILENO);
 	r.t0 = cua_now();
 
-	struct sigaction sa, old;
+	struct sigaction sa, old, old_term;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_sigint;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, &old);
+	/* SIGTERM as Ctrl-C: what Slurm sends at a time limit, on scancel and
+	 * before preempting, so a shard stops cleanly and resumes */
+	sigaction(SIGTERM, &sa, &old_term);
 
 	int jobs = o->jobs < 1 ? 1 : o->jobs > 256 ? 256 : o->jobs;
 	if (jobs > r.n_tasks)
@@ -1045,6 +1102,7 @@ files:
 		pthread_join(th[i], NULL);
 	free(th);
 	sigaction(SIGINT, &old, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
 
 	sum->tasks = r.n_tasks;
 	sum->tasks_done = r.done;
@@ -1083,6 +1141,7 @@ out_agent:
 	if (o->agent->free)
 		o->agent->free(r.agent);
 out_cat:
+	cJSON_Delete(shard);
 	free(r.tasks);
 	cua_catalogue_free(&cat);
 	return st;

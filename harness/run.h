@@ -29,6 +29,10 @@ struct cua_run_opts {
 	                                     * these CUDA devices, each task (baselines and
 	                                     * candidates) on one; NULL = the one device
 	                                     * this process sees */
+	int shard_index, shard_count;       /* --shard I/N: only shard I of the selected
+	                                     * tasks split N ways (shard.h); count 0 = all */
+	const char *shard_costs;            /* a run whose measured baselines weigh the
+	                                     * split; NULL = the catalogue's model */
 	const char *const *task_ids;        /* explicit task list (resume); NULL = select */
 	int n_task_ids;
 	struct cua_eval_opts eval;
@@ -77,6 +81,9 @@ enum cua_status cua_run_read_meta(const char *dir, char *agent, size_t agent_len
                                   int *turns, enum cua_reward_kind *reward, char ***ids,
                                   int *n_ids, char *err, size_t errlen);
 void cua_run_free_ids(char **ids, int n);
+
+/* Whether a run of that --level (0 all) and --tasks glob (NULL all) selects t. */
+bool cua_run_selects(const struct cua_task *t, int level, const char *glob);
 
 /* Asks a running cua_run to stop cleanly (what SIGINT does). */
 void cua_run_interrupt(void);

@@ -367,7 +367,7 @@ expect_in "$OUT" "#define CUA_TENSOR_ALIGN 256" "the header shown in the prompt 
 expect_in "$OUT" "forbidden_instruction" "a strict task's prompt says the machine code is checked"
 
 # ---- every command answers --help ---------------------------------------------------
-for c in baselines board catalogue compare doctor env eval history list plot run selftest serve show table; do
+for c in baselines board catalogue compare doctor env eval history list merge plot run selftest serve show slurm table; do
 	cua "$c" --help
 	[ "$RC" -eq 0 ] && grep -q "^usage: cuarena $c" "$OUT" && [ ! -s "$ERR" ]
 	check $? "$c --help prints its usage on stdout and exits 0"

@@ -2,7 +2,8 @@
 # deps.sh — installs what cuarena needs from Debian's packages (as root), or prints
 # the apt line; then checks the CUDA toolkit. Called by `make deps` and .ci/run.
 set -u
-PKGS="libcjson-dev libmicrohttpd-dev libcriterion-dev libcurl4-openssl-dev libssl-dev gnuplot-nox python3 chromium fonts-dejavu-core"
+# slurmctld slurmd slurm-client: tests/slurm.sh starts a real single-node cluster
+PKGS="libcjson-dev libmicrohttpd-dev libcriterion-dev libcurl4-openssl-dev libssl-dev gnuplot-nox python3 chromium fonts-dejavu-core slurmctld slurmd slurm-client"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
