@@ -24,7 +24,7 @@
 #include "net-seq.cuh"
 
 #define SEQ_LIB_PLANS 8
-#define SEQ_LIB_MAX_COPIES 1024   /* (pseudo-layer, gate matrix or bias) pieces of a stack */
+#define SEQ_LIB_MAX_COPIES 2048   /* (pseudo-layer, gate matrix or bias) pieces of a stack */
 
 /* One piece of the packing: n floats from src (relative to the first weight) to dst (in
  * the weight space). */
@@ -67,6 +67,7 @@ __global__ void seq_lib_pack_kernel(const float *__restrict__ base, float *__res
 static inline bool seq_lib_same(const struct seq_rnn_dims *a, const struct seq_rnn_dims *b)
 {
 	return a->cell == b->cell && a->layers == b->layers && a->dirs == b->dirs &&
+	       a->rec_bias == b->rec_bias &&
 	       a->batch_first == b->batch_first && a->T == b->T && a->B == b->B &&
 	       a->I == b->I && a->H == b->H;
 }
@@ -98,7 +99,8 @@ static int seq_lib_plan_make(struct seq_lib_plan *p, const struct seq_rnn_dims *
 	SEQ_LIB_TRY(cudnnSetDropoutDescriptor(p->drop, conv_handle, 0.0f, NULL, 0, 0));
 	SEQ_LIB_TRY(cudnnCreateRNNDescriptor(&p->rnn));
 	SEQ_LIB_TRY(cudnnSetRNNDescriptor_v8(
-		p->rnn, CUDNN_RNN_ALGO_STANDARD, seq_lib_mode(d->cell), CUDNN_RNN_DOUBLE_BIAS,
+		p->rnn, CUDNN_RNN_ALGO_STANDARD, seq_lib_mode(d->cell),
+		d->rec_bias ? CUDNN_RNN_DOUBLE_BIAS : CUDNN_RNN_SINGLE_INP_BIAS,
 		d->dirs == 2 ? CUDNN_BIDIRECTIONAL : CUDNN_UNIDIRECTIONAL, CUDNN_LINEAR_INPUT,
 		CUDNN_DATA_FLOAT, CUDNN_DATA_FLOAT, CUDNN_FMA_MATH, (int)d->I, H, H, d->layers,
 		p->drop, CUDNN_RNN_PADDED_IO_ENABLED));
@@ -159,26 +161,34 @@ static int seq_lib_plan_table(struct seq_lib_plan *p, const struct seq_rnn_w *w)
 	for (int pl = 0; !rc && pl < d->layers * d->dirs; pl++) {
 		const int64_t in = pl < d->dirs ? d->I : d->dirs * H;
 		const struct seq_rnn_w *wl = &w[pl];
-		if (wl->ld_ih != in || wl->ld_hh != H) {
-			rc = CUA_CHECK_E_SHAPE;
-			break;
-		}
 		for (int lin = 0; !rc && lin < 2 * G; lin++) {
 			const bool rec = lin >= G;
 			const int g = rec ? lin - G : lin;
+			const int64_t cols = rec ? H : in, ld = rec ? wl->ld_hh : wl->ld_ih;
 			void *ma = NULL, *ba = NULL;
 			rc = (int)cudnnGetRNNWeightParams(conv_handle, p->rnn, pl, p->wsize, p->wspace,
 			                                  lin, md, &ma, bd, &ba);
-			if (rc || ma == NULL || ba == NULL || n + 2 > SEQ_LIB_MAX_COPIES) {
+			const bool has_b = !rec || d->rec_bias;
+			/* the matrix in one piece, or a piece per row when it is a strided view */
+			const int pieces = (ld == cols ? 1 : (int)H) + (has_b ? 1 : 0);
+			if (rc || ma == NULL || (has_b && ba == NULL) || n + pieces > SEQ_LIB_MAX_COPIES) {
 				rc = rc ? rc : CUA_CHECK_E_PARAM;
 				break;
 			}
-			const float *msrc = rec ? wl->w_hh + g * H * H : wl->w_ih + g * H * in;
-			const float *bsrc = rec ? wl->b_hh + g * H : wl->b_ih + g * H;
-			const int64_t mn = H * (rec ? H : in);
-			t[n++] = (struct seq_lib_copy){msrc - w[0].w_ih, (float *)ma - p->wspace, mn};
-			t[n++] = (struct seq_lib_copy){bsrc - w[0].w_ih, (float *)ba - p->wspace, H};
-			max_n = mn > max_n ? mn : max_n;
+			const float *msrc = rec ? wl->w_hh + g * H * ld : wl->w_ih + g * H * ld;
+			const int64_t mdst = (float *)ma - p->wspace;
+			if (ld == cols) {
+				t[n++] = (struct seq_lib_copy){msrc - w[0].w_ih, mdst, H * cols};
+			} else {
+				for (int64_t r = 0; r < H; r++)
+					t[n++] = (struct seq_lib_copy){msrc + r * ld - w[0].w_ih,
+					                               mdst + r * cols, cols};
+			}
+			if (has_b) {
+				const float *bsrc = rec ? wl->b_hh + g * H : wl->b_ih + g * H;
+				t[n++] = (struct seq_lib_copy){bsrc - w[0].w_ih, (float *)ba - p->wspace, H};
+			}
+			max_n = H * cols > max_n ? H * cols : max_n;
 		}
 	}
 	if (md)

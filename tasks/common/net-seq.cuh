@@ -204,6 +204,7 @@ struct seq_rnn_w {
 /* One time step for every b < B, j < H: a warp per (b, j).
  *   gx: the input projection with b_ih, G·H values at gx + b·gx_sb
  *   hp: h_{t-1}[b, k] = hp[b·hp_sb + k]  (f32 h0 at the first step, T after)
+ *   b_hh: the recurrent bias, or NULL for none (L3/034's nn.Linear on [x, h] has one bias)
  *   c:  LSTM cell state [B,H], updated in place (one warp owns (b, j))
  *   h:  h_t[b, j] = h[b·h_sb + j] */
 template <int Cell, typename T, typename Hp>
@@ -233,7 +234,8 @@ __global__ void seq_step_kernel(const T *__restrict__ gx, int64_t gx_sb,
 		for (int g = 0; g < Cell; g++) {
 			for (int s = 16; s > 0; s >>= 1)
 				acc[g] += __shfl_xor_sync(0xffffffffu, acc[g], s);
-			acc[g] += (T)b_hh[g * H + j];
+			if (b_hh != NULL)
+				acc[g] += (T)b_hh[g * H + j];
 		}
 		if (lane != 0)
 			continue;
@@ -264,6 +266,7 @@ struct seq_rnn_dims {
 	enum seq_cell cell;
 	int layers, dirs;        /* dirs 1 or 2 (bidirectional) */
 	bool batch_first;
+	bool rec_bias;           /* b_hh exists (false: L3/034's single bias) */
 	int64_t T, B, I, H;
 };
 
@@ -596,6 +599,35 @@ static inline int cua_net_layernorm(B &b, cua_act<typename B::T> *a, const float
 	return seq_layernorm<T, T>(a->p, a->p, w, bias, a->numel() / C, C, eps, b.stream);
 }
 
+template <typename T>
+__global__ void seq_tanh_kernel(T *x, int64_t n)
+{
+	for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n;
+	     i += (int64_t)gridDim.x * blockDim.x)
+		x[i] = seq_tanh(x[i]);
+}
+
+/* In place: tanh. */
+template <class B>
+static inline int cua_net_tanh(B &b, cua_act<typename B::T> *a)
+{
+	CUA_CHECK(cua_net_own(b, a));
+	seq_tanh_kernel<typename B::T><<<seq_blocks(a->numel()), SEQ_THREADS, 0, b.stream>>>(
+		a->p, a->numel());
+	return cua_net_last_error();
+}
+
+/* A [d0, d1, ...] activation viewed as rows [numel / last, last] (no copy). */
+template <typename T>
+static inline void cua_net_rows(cua_act<T> *a)
+{
+	const int64_t c = a->s[a->nd - 1], r = a->numel() / c;
+	a->nd = 2;
+	a->s[0] = r;
+	a->s[1] = c;
+	a->s[2] = a->s[3] = 0;
+}
+
 /* In place: minGPT's NewGELU (tanh approximation). */
 template <class B>
 static inline int cua_net_gelu_tanh(B &b, cua_act<typename B::T> *a)
@@ -685,6 +717,7 @@ static int cua_net_rnn_task(B &b, const struct seq_rnn_task &cfg, const struct c
 	d.layers = cfg.layers;
 	d.dirs = dirs;
 	d.batch_first = cfg.batch_first;
+	d.rec_bias = true;
 	d.B = cfg.batch_first ? x->shape[0] : x->shape[1];
 	d.T = cfg.batch_first ? x->shape[1] : x->shape[0];
 	d.I = cfg.I;
@@ -734,6 +767,204 @@ static int cua_net_rnn_task(B &b, const struct seq_rnn_task &cfg, const struct c
 	case SEQ_OUT_SEQ: return cua_net_output(b, y, &out[0]);
 	}
 	return CUA_CHECK_E_PARAM;
+}
+
+/* L3/033: one step of KernelBench's hand-written RNN cell. Inputs x [B, I], h0 [B, H],
+ * params (i2h.weight [H, I+H], i2h.bias, h2o.weight [O, H], h2o.bias); outputs y [B, O] =
+ * h2o(h1) and h1 [B, H] = tanh(i2h(cat(x, h0))). */
+template <class B>
+static int cua_net_rnn_cell_task(B &b, int64_t I, int64_t H, int64_t O,
+                                 const struct cua_tensor *in, int n_in, struct cua_tensor *out,
+                                 int n_out)
+{
+	typedef typename B::T T;
+	CUA_CHECK(cua_check_counts(in, n_in, 3, out, n_out, 2));
+	cua_act<T> xs[2], cat, h, y;
+	CUA_CHECK(cua_net_input(b, &in[0], 2, &xs[0]));
+	CUA_CHECK(cua_net_input(b, &in[1], 2, &xs[1]));
+	const int64_t Bn = xs[0].s[0];
+	if (xs[0].s[1] != I || xs[1].s[0] != Bn || xs[1].s[1] != H)
+		return CUA_CHECK_E_SHAPE;
+	struct cua_par c;
+	CUA_CHECK(cua_par_begin(&c, &in[2]));
+	const float *wi = cua_par_take(&c, H * (I + H)), *bi = cua_par_take(&c, H);
+	const float *wo = cua_par_take(&c, O * H), *bo = cua_par_take(&c, O);
+	CUA_CHECK(cua_par_end(&c));
+	const int64_t yd[2] = {Bn, O}, hd[2] = {Bn, H};
+	CUA_CHECK(seq_check_extents(&out[0], cua_dtype_of<T>::value, 2, yd));
+	CUA_CHECK(seq_check_extents(&out[1], cua_dtype_of<T>::value, 2, hd));
+	CUA_CHECK(cua_net_concat(b, xs, 2, &cat));
+	CUA_CHECK(cua_net_linear(b, cat, wi, bi, H, &h));
+	cua_net_free(b, &cat);
+	CUA_CHECK(cua_net_tanh(b, &h));
+	CUA_CHECK(cua_net_linear(b, h, wo, bo, O, &y));
+	CUA_CHECK(cua_net_output(b, y, &out[0]));
+	return cua_net_output(b, h, &out[1]);
+}
+
+/* L3/034: the same cell over a sequence: x [T, B, I], h0 [B, H], params as L3/033; output
+ * [T, B, O] = h2o(h_t) for every t. The recurrence is an nn.RNN(tanh) layer whose W_ih and
+ * W_hh are the two column blocks of i2h.weight (a strided view, ld I+H) and whose one bias
+ * is i2h.bias. */
+template <class B>
+static int cua_net_rnn_cell_seq_task(B &b, int64_t I, int64_t H, int64_t O,
+                                     const struct cua_tensor *in, int n_in,
+                                     struct cua_tensor *out, int n_out)
+{
+	typedef typename B::T T;
+	CUA_CHECK(cua_check_counts(in, n_in, 3, out, n_out, 1));
+	CUA_CHECK(cua_check_tensor(&in[0], CUA_F32, 3));
+	CUA_CHECK(cua_check_dim(&in[0], 2, I));
+	struct seq_rnn_dims d;
+	d.cell = SEQ_CELL_TANH;
+	d.layers = d.dirs = 1;
+	d.batch_first = false;
+	d.rec_bias = false;
+	d.T = in[0].shape[0];
+	d.B = in[0].shape[1];
+	d.I = I;
+	d.H = H;
+	const int64_t hd[2] = {d.B, H}, od[3] = {d.T, d.B, O};
+	CUA_CHECK(seq_check_extents(&in[1], CUA_F32, 2, hd));
+	struct cua_par c;
+	CUA_CHECK(cua_par_begin(&c, &in[2]));
+	const float *wi = cua_par_take(&c, H * (I + H)), *bi = cua_par_take(&c, H);
+	const float *wo = cua_par_take(&c, O * H), *bo = cua_par_take(&c, O);
+	CUA_CHECK(cua_par_end(&c));
+	CUA_CHECK(seq_check_extents(&out[0], cua_dtype_of<T>::value, 3, od));
+	struct seq_rnn_w w = {wi, wi + I, bi, NULL, I + H, I + H};
+	cua_act<T> hs, y;
+	CUA_CHECK(cua_net_rnn(b, &d, (const float *)in[0].data, &w, (const float *)in[1].data,
+	                      NULL, &hs, NULL, NULL));
+	CUA_CHECK(cua_net_linear(b, hs, wo, bo, O, &y));
+	return cua_net_output(b, y, &out[0]);
+}
+
+/* minGPT's CausalSelfAttention (and L3/050's ReLU variant) on rows x [B·T, C]: c_attn, the
+ * attention core, then c_proj when w_proj is not NULL. *y is a new activation. */
+template <class B>
+static int cua_net_gpt_attention(B &b, const cua_act<typename B::T> &x, int64_t Bn, int64_t Tn,
+                                 int64_t nh, enum seq_att_kind kind, const float *w_attn,
+                                 const float *b_attn, const float *w_proj, const float *b_proj,
+                                 cua_act<typename B::T> *y)
+{
+	typedef typename B::T T;
+	const int64_t C = x.s[1];
+	cua_act<T> qkv, a;
+	CUA_CHECK(cua_net_linear(b, x, w_attn, b_attn, 3 * C, &qkv));
+	CUA_CHECK(cua_net_attention(b, qkv, Bn, Tn, nh, kind, w_proj ? &a : y));
+	cua_net_free(b, &qkv);
+	if (!w_proj)
+		return 0;
+	CUA_CHECK(cua_net_linear(b, a, w_proj, b_proj, C, y));
+	cua_net_free(b, &a);
+	return 0;
+}
+
+/* L3/043 and L3/050: x [B, T, C], params (c_attn.weight [3C, C], c_attn.bias, and for 043
+ * c_proj.weight [C, C], c_proj.bias); output [B, T, C]. */
+template <class B>
+static int cua_net_gpt_attention_task(B &b, int64_t C, int64_t nh, enum seq_att_kind kind,
+                                      bool proj, const struct cua_tensor *in, int n_in,
+                                      struct cua_tensor *out, int n_out)
+{
+	typedef typename B::T T;
+	CUA_CHECK(cua_check_counts(in, n_in, 2, out, n_out, 1));
+	cua_act<T> x, y;
+	CUA_CHECK(cua_net_input(b, &in[0], 3, &x));
+	const int64_t Bn = x.s[0], Tn = x.s[1];
+	if (x.s[2] != C)
+		return CUA_CHECK_E_SHAPE;
+	cua_net_rows(&x);
+	struct cua_par c;
+	CUA_CHECK(cua_par_begin(&c, &in[1]));
+	const float *wa = cua_par_take(&c, 3 * C * C), *ba = cua_par_take(&c, 3 * C);
+	const float *wp = proj ? cua_par_take(&c, C * C) : NULL;
+	const float *bp = proj ? cua_par_take(&c, C) : NULL;
+	CUA_CHECK(cua_par_end(&c));
+	const int64_t od[3] = {Bn, Tn, C};
+	CUA_CHECK(seq_check_extents(&out[0], cua_dtype_of<T>::value, 3, od));
+	CUA_CHECK(cua_net_gpt_attention(b, x, Bn, Tn, nh, kind, wa, ba, wp, bp, &y));
+	return cua_net_output(b, y, &out[0]);
+}
+
+/* L3/044: minGPT's Block: x = x + attn(ln_1(x)); x = x + c_proj(gelu(c_fc(ln_2(x)))).
+ * params: ln_1 (weight, bias [C]), attn.c_attn, attn.c_proj, ln_2, mlp.c_fc [4C, C] + [4C],
+ * mlp.c_proj [C, 4C] + [C]. */
+template <class B>
+static int cua_net_gpt_block_task(B &b, int64_t C, int64_t nh, const struct cua_tensor *in,
+                                  int n_in, struct cua_tensor *out, int n_out)
+{
+	typedef typename B::T T;
+	CUA_CHECK(cua_check_counts(in, n_in, 2, out, n_out, 1));
+	cua_act<T> x, h, a, f, m;
+	CUA_CHECK(cua_net_input(b, &in[0], 3, &x));
+	const int64_t Bn = x.s[0], Tn = x.s[1];
+	if (x.s[2] != C)
+		return CUA_CHECK_E_SHAPE;
+	cua_net_rows(&x);
+	struct cua_par c;
+	CUA_CHECK(cua_par_begin(&c, &in[1]));
+	const float *l1w = cua_par_take(&c, C), *l1b = cua_par_take(&c, C);
+	const float *wa = cua_par_take(&c, 3 * C * C), *ba = cua_par_take(&c, 3 * C);
+	const float *wp = cua_par_take(&c, C * C), *bp = cua_par_take(&c, C);
+	const float *l2w = cua_par_take(&c, C), *l2b = cua_par_take(&c, C);
+	const float *wf = cua_par_take(&c, 4 * C * C), *bf = cua_par_take(&c, 4 * C);
+	const float *wm = cua_par_take(&c, 4 * C * C), *bm = cua_par_take(&c, C);
+	CUA_CHECK(cua_par_end(&c));
+	const int64_t od[3] = {Bn, Tn, C};
+	CUA_CHECK(seq_check_extents(&out[0], cua_dtype_of<T>::value, 3, od));
+	h = x;
+	h.owned = false;
+	CUA_CHECK(cua_net_layernorm(b, &h, l1w, l1b, 1e-5));       /* copies x first */
+	CUA_CHECK(cua_net_gpt_attention(b, h, Bn, Tn, nh, SEQ_ATT_CAUSAL_SOFTMAX, wa, ba, wp, bp,
+	                                &a));
+	cua_net_free(b, &h);
+	CUA_CHECK(cua_net_add(b, &a, x));                          /* a = x + attn(ln_1(x)) */
+	h = a;
+	h.owned = false;
+	CUA_CHECK(cua_net_layernorm(b, &h, l2w, l2b, 1e-5));
+	CUA_CHECK(cua_net_linear(b, h, wf, bf, 4 * C, &f));
+	cua_net_free(b, &h);
+	CUA_CHECK(cua_net_gelu_tanh(b, &f));
+	CUA_CHECK(cua_net_linear(b, f, wm, bm, C, &m));
+	cua_net_free(b, &f);
+	CUA_CHECK(cua_net_add(b, &m, a));
+	return cua_net_output(b, m, &out[0]);
+}
+
+/* L3/031: x [N, E, H, W] as a sequence of L = H·W tokens of E channels, nn.MultiheadAttention
+ * (E, nh) self-attention, + x, nn.LayerNorm(E), back to [N, E, H, W]. params:
+ * attn.in_proj_weight [3E, E], attn.in_proj_bias [3E], attn.out_proj.weight [E, E],
+ * attn.out_proj.bias [E], norm.weight, norm.bias [E]. Batches are independent, so the tokens
+ * are processed as rows [N·L, E] (batch-major), not PyTorch's (L, N, E) order. */
+template <class B>
+static int cua_net_vision_attention_task(B &b, int64_t E, int64_t nh,
+                                         const struct cua_tensor *in, int n_in,
+                                         struct cua_tensor *out, int n_out)
+{
+	typedef typename B::T T;
+	CUA_CHECK(cua_check_counts(in, n_in, 2, out, n_out, 1));
+	cua_act<T> x, t, y, z;
+	CUA_CHECK(cua_net_input(b, &in[0], 4, &x));
+	const int64_t N = x.s[0], L = x.s[2] * x.s[3];
+	if (x.s[1] != E)
+		return CUA_CHECK_E_SHAPE;
+	struct cua_par c;
+	CUA_CHECK(cua_par_begin(&c, &in[1]));
+	const float *wi = cua_par_take(&c, 3 * E * E), *bi = cua_par_take(&c, 3 * E);
+	const float *wo = cua_par_take(&c, E * E), *bo = cua_par_take(&c, E);
+	const float *lw = cua_par_take(&c, E), *lb = cua_par_take(&c, E);
+	CUA_CHECK(cua_par_end(&c));
+	CUA_CHECK(seq_check_extents(&out[0], cua_dtype_of<T>::value, 4, x.s));
+	const int64_t ts[2] = {N * L, E};
+	CUA_CHECK(cua_net_transpose12(b, x, N, E, L, 2, ts, &t));      /* [N, L, E] rows */
+	CUA_CHECK(cua_net_gpt_attention(b, t, N, L, nh, SEQ_ATT_SOFTMAX, wi, bi, wo, bo, &y));
+	CUA_CHECK(cua_net_add(b, &y, t));
+	cua_net_free(b, &t);
+	CUA_CHECK(cua_net_layernorm(b, &y, lw, lb, 1e-5));
+	CUA_CHECK(cua_net_transpose12(b, y, N, L, E, 4, x.s, &z));      /* back to [N, E, H, W] */
+	return cua_net_output(b, z, &out[0]);
 }
 
 #endif /* CUA_COMMON_NET_SEQ_CUH */
