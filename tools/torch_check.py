@@ -57,6 +57,10 @@ def make_fn(task):
     names = [i["name"] for i in task["inputs"]]
     src = "def _f(%s):\n    return %s\n" % (", ".join(names), task["torch"])
     env = {"torch": torch, "F": F, "math": math}
+    if "L3seq." in task["torch"]:
+        # the recurrent and attention Level 3 networks (tools/l3_torch_seq.py)
+        import l3_torch_seq
+        env["L3seq"] = l3_torch_seq.Binder(task)
     exec(compile(src, "<torch expression of %s>" % task["_id"], "exec"), env)
     return env["_f"], names
 
