@@ -46,6 +46,19 @@ static const cJSON *find_task(const cJSON *selftest, const char *id)
 	return NULL;
 }
 
+/* Each level's tasks/L<n>/NOTES.md (how its tasks were made: tolerances, inits,
+ * memory), after the table, in level order. */
+static void print_notes(const char *root)
+{
+	for (int level = 1; level <= 9; level++) {
+		char path[4200], *text = NULL;
+		snprintf(path, sizeof(path), "%s/tasks/L%d/NOTES.md", root, level);
+		if (cua_read_file(path, 1 << 20, &text, NULL, NULL, 0) == CUA_OK && text)
+			printf("\n%s", text);
+		free(text);
+	}
+}
+
 int cmd_catalogue(struct cua_cli *cli, int argc, char **argv)
 {
 	struct cua_catalogue cat;
@@ -147,6 +160,7 @@ int cmd_catalogue(struct cua_cli *cli, int argc, char **argv)
 		else
 			printf(" | – |\n");
 	}
+	print_notes(cli->root);
 	if (cat.errors)
 		fprintf(stderr, "%d task(s) failed to load:\n%s", cat.n_bad, cat.errors);
 	cJSON_Delete(self);

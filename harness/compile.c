@@ -156,6 +156,25 @@ static void hash_headers(struct cua_sha256 *h, const char *dir)
 		free(names);
 }
 
+/* hash_headers() of every folder under root/baselines, in name order. */
+static void hash_baseline_headers(struct cua_sha256 *h, const char *root)
+{
+	struct dirent **names;
+	char dir[4200];
+	snprintf(dir, sizeof(dir), "%s/baselines", root);
+	int n = scandir(dir, &names, NULL, by_name);
+	for (int i = 0; i < n; i++) {
+		if (names[i]->d_name[0] != '.') {
+			char sub[4480];
+			snprintf(sub, sizeof(sub), "%s/%s", dir, names[i]->d_name);
+			hash_headers(h, sub);
+		}
+		free(names[i]);
+	}
+	if (n > 0)
+		free(names);
+}
+
 void cua_build_opts_init(struct cua_build_opts *o, const char *root,
                          const char *cache_dir)
 {
@@ -332,6 +351,12 @@ enum cua_status cua_build_so(const char *src_path, const struct cua_build_opts *
 			*sl = '\0';
 			hash_headers(h, dir);
 		}
+		/* A baseline may include a sibling library's headers (a cuBLAS-only
+		 * Level 3 baseline includes ../cudnn/net-lib.cuh): every baselines/
+		 * folder's headers are part of its key. */
+		snprintf(dir, sizeof(dir), "%s/baselines/", abs_root);
+		if (!strncmp(abs_src, dir, strlen(dir)))
+			hash_baseline_headers(h, abs_root);
 		cua_sha256_final(h, b->key);
 	}
 	snprintf(b->so_path, sizeof(b->so_path), "%s/%s.so", abs_cache, b->key);

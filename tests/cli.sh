@@ -168,6 +168,23 @@ json_check "j['id'] == '$RELU_ID'" "show accepts the full id"
 cua show --json "$RELU_NUM"
 json_check "j['id'] == '$RELU_ID'" "show accepts the task number ($RELU_NUM)"
 
+# a Level 3 task: its layered input as a layout table, P and memory
+cua show L3/009-resnet18
+expect_rc 0 "show L3/009-resnet18 succeeds"
+expect_in "$OUT" "input  \`params\`: f32 [11689512]" "show gives a layered input's shape [P]"
+expect_in "$OUT" "### Layout of \`params\`: 62 segments, P = 11689512 floats (46758048 bytes)" \
+	"show heads the layout table with the segment count, P and bytes"
+expect_in "$OUT" "| 0 | conv1.weight | [64, 3, 7, 7] | 0 | U(-0.0824786, 0.0824786) |" \
+	"the layout table gives name, shape, offset and init"
+expect_in "$OUT" "| 61 | fc.bias | [1000] | 11688512 | U(-0.0441942, 0.0441942) |" \
+	"the layout table ends at P with the last segment"
+expect_in "$OUT" "| 9 | layer1.1.conv1.weight | [64, 64, 3, 3] | 83520 |" "repeats expand with their variable"
+expect_in "$OUT" "Peak device memory of one evaluation" "show states memory_mb"
+cua list --level 3 --json
+expect_rc 0 "list --level 3 succeeds"
+json_check "len(j['tasks']) >= 10 and all(t['level'] == 3 for t in j['tasks'])" \
+	"list --level 3 lists the Level 3 tasks"
+
 cua show nosuchtask
 expect_rc 2 "show of an unknown task is a usage error"
 expect_in "$ERR" "nosuchtask" "show of an unknown task names it"

@@ -492,3 +492,35 @@ Test(compile, editing_an_included_header_changes_the_key)
 	cr_expect_str_neq(build.key, key1);
 	cr_expect_not(build.cached, "a stale build was reused after the header changed");
 }
+
+Test(compile, a_baselines_key_covers_the_headers_of_every_baselines_folder)
+{
+	need_nvcc();
+	/* A cuBLAS-only Level 3 baseline includes ../cudnn/net-lib.cuh: a change
+	 * there must rebuild it. Only keys are compared (a 1 ms limit). */
+	char dir[4300], hdr[4400];
+	struct cua_build a, b, c;
+	snprintf(dir, sizeof(dir), "%s/baselines/cublas", tmp);
+	cr_assert_eq(cua_mkdirs(dir, err, sizeof(err)), CUA_OK, "%s", err);
+	snprintf(dir, sizeof(dir), "%s/baselines/cudnn", tmp);
+	cr_assert_eq(cua_mkdirs(dir, err, sizeof(err)), CUA_OK, "%s", err);
+	snprintf(hdr, sizeof(hdr), "%s/net-lib.cuh", dir);
+	cr_assert_eq(cua_write_file(hdr, "// one\n", 7, err, sizeof(err)), CUA_OK, "%s", err);
+	const char *src = write_src("baselines/cublas/l3-001.cu", valid_src, strlen(valid_src));
+	opts.root = tmp;
+	opts.timeout_s = 0.001;
+	cr_assert_eq(cua_build_so(src, &opts, &a, err, sizeof(err)), CUA_OK, "%s", err);
+	cr_assert_eq(cua_write_file(hdr, "// two\n", 7, err, sizeof(err)), CUA_OK, "%s", err);
+	cr_assert_eq(cua_build_so(src, &opts, &b, err, sizeof(err)), CUA_OK, "%s", err);
+	cr_expect_str_neq(a.key, b.key, "a sibling baselines folder's header is in the key");
+	const char *other = write_src("k.cu", valid_src, strlen(valid_src));
+	cr_assert_eq(cua_build_so(other, &opts, &c, err, sizeof(err)), CUA_OK, "%s", err);
+	struct cua_build d;
+	cr_assert_eq(cua_write_file(hdr, "// three\n", 9, err, sizeof(err)), CUA_OK, "%s", err);
+	cr_assert_eq(cua_build_so(other, &opts, &d, err, sizeof(err)), CUA_OK, "%s", err);
+	cr_expect_str_eq(c.key, d.key, "a source outside baselines/ does not depend on them");
+	cua_build_free(&a);
+	cua_build_free(&b);
+	cua_build_free(&c);
+	cua_build_free(&d);
+}

@@ -12,7 +12,8 @@
 #   tools/gpu-session.sh selftest [P...] # selftest (+ dumps, torch fp64 check) of the
 #                                        # patterns (default: the catalogue in one part
 #                                        # per GPU), dealt to the GPUs, until SELFTEST_S
-#                                        # (430) s; DIAG=1 first runs build/cudnn-find
+#                                        # (430) s; DIAG=1 first runs build/cudnn-find;
+#                                        # the torch check stops at TORCH_S (50) s
 #   tools/gpu-session.sh torch-time      # torch eager/compile timings (baselines/torch)
 #   tools/gpu-session.sh runs            # the GPU suite (build/gpu-test), first GPU
 #   tools/gpu-session.sh guard [GLOB]    # every task's reference as a candidate (under
@@ -68,7 +69,7 @@ selftest)
 		 done) &
 	done
 	wait
-	CUDA_VISIBLE_DEVICES=${DEVS[0]} timeout 50 python3 tools/torch_check.py \
+	CUDA_VISIBLE_DEVICES=${DEVS[0]} timeout "${TORCH_S:-50}" python3 tools/torch_check.py \
 		--dump /tmp/gpu-session-dump --out "$OUT/torch-check.json" > "$OUT/torch-check.log" 2>&1
 	tail -n 2 "$OUT"/selftest-*.log "$OUT/torch-check.log"
 	[ -f "$OUT/cudnn-find.log" ] && cat "$OUT/cudnn-find.log"

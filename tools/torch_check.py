@@ -57,9 +57,14 @@ def make_fn(task):
     names = [i["name"] for i in task["inputs"]]
     src = "def _f(%s):\n    return %s\n" % (", ".join(names), task["torch"])
     env = {"torch": torch, "F": F, "math": math}
-    if "L3seq." in task["torch"]:
-        # the recurrent and attention Level 3 networks (tools/l3_torch_seq.py)
+    if any("layers" in i for i in task["inputs"]):
+        # A Level 3 network: `L3.<net>(x, params)` builds the module, loads its
+        # parameters from the flat buffer by the layer list (tools/l3_torch.py);
+        # the recurrent and attention networks are `L3seq.<net>(x, ..., params)`
+        # (tools/l3_torch_seq.py).
+        import l3_torch
         import l3_torch_seq
+        env["L3"] = l3_torch.Binder(task)
         env["L3seq"] = l3_torch_seq.Binder(task)
     exec(compile(src, "<torch expression of %s>" % task["_id"], "exec"), env)
     return env["_f"], names
@@ -148,6 +153,21 @@ def eval_dims(task, shape):
     return ev
 
 
+def random_layered(spec, task):
+    """A layered input (Level 3 weights): each segment drawn from its own init,
+    zero between segments, as the harness lays it out (tools/l3_layout.py)."""
+    import l3_layout
+    segs, total = l3_layout.expand(spec["layers"], task.get("params"))
+    flat = torch.zeros(total, device="cuda", dtype=torch.float32)
+    for _, shape, n, off, init in segs:
+        seg = {"dtype": "f32", "init": init}
+        if init["dist"] == "const":
+            flat[off:off + n] = init["value"]
+        else:
+            flat[off:off + n] = random_input(seg, [n])
+    return flat
+
+
 def random_input(spec, shape):
     init = spec["init"]
     dt = {"f32": torch.float32, "f64": torch.float64, "i32": torch.int32,
@@ -188,7 +208,8 @@ def timed_inputs(task):
     """Random inputs at the task's timed shape, drawn from its distributions."""
     timed = [s for s in task["shapes"] if s.get("timed")][0]
     ev = eval_dims(task, timed)
-    return [random_input(i, [ev(e) for e in i["shape"]]) for i in task["inputs"]]
+    return [random_layered(i, task) if "layers" in i else
+            random_input(i, [ev(e) for e in i["shape"]]) for i in task["inputs"]]
 
 
 def time_task(task):

@@ -23,7 +23,9 @@
 #include "cuarena.h"
 #include "algo-common.cuh"
 
-#define CONV_MAX_PLANS 8                     /* shapes cached at once */
+#ifndef CONV_MAX_PLANS
+#define CONV_MAX_PLANS 8                     /* shapes cached at once (a network: more) */
+#endif
 #define CONV_MAX_FIND_WORKSPACE (1ull << 30) /* algorithms needing more are not tried */
 
 /* A task's fixed hyper-parameters; arrays hold nsp entries, slowest spatial
