@@ -127,11 +127,17 @@ $(BUILD)/net-dry: tests/net-dry.cu $(wildcard tasks/common/*.cuh) $(wildcard tas
 	@mkdir -p $(dir $@)
 	$(NVCC) -std=c++17 -Iinclude -Itasks/common -o $@ $<
 
+# The same for the recurrent and attention networks (several inputs and outputs).
+$(BUILD)/net-dry-seq: tests/net-dry-seq.cu $(wildcard tasks/common/*.cuh) $(wildcard tasks/L3/*/reference.cu)
+	@mkdir -p $(dir $@)
+	$(NVCC) -std=c++17 -Iinclude -Itasks/common -o $@ $<
+
 test: $(BUILD)/cuarena $(BUILD)/cuarena-cand $(BUILD)/test-suite $(HELPERS) $(SOFIXTURES) \
-      $(BUILD)/tests/fake-judge $(BUILD)/net-dry
+      $(BUILD)/tests/fake-judge $(BUILD)/net-dry $(BUILD)/net-dry-seq
 	CUARENA_ROOT=$(CURDIR) CUARENA_BUILD=$(CURDIR)/$(BUILD) $(BUILD)/test-suite --jobs 2
 	tests/cli.sh $(BUILD)/cuarena
 	tests/net-dry.sh $(BUILD)/net-dry
+	tests/net-dry-seq.sh $(BUILD)/net-dry-seq
 	tests/slurm.sh $(BUILD)/cuarena
 
 # ---- GPU suite (plain runner, no Criterion on the GPU machine) -------------

@@ -59,9 +59,13 @@ def make_fn(task):
     env = {"torch": torch, "F": F, "math": math}
     if any("layers" in i for i in task["inputs"]):
         # A Level 3 network: `L3.<net>(x, params)` builds the module, loads its
-        # parameters from the flat buffer by the layer list (tools/l3_torch.py).
+        # parameters from the flat buffer by the layer list (tools/l3_torch.py);
+        # the recurrent and attention networks are `L3seq.<net>(x, ..., params)`
+        # (tools/l3_torch_seq.py).
         import l3_torch
+        import l3_torch_seq
         env["L3"] = l3_torch.Binder(task)
+        env["L3seq"] = l3_torch_seq.Binder(task)
     exec(compile(src, "<torch expression of %s>" % task["_id"], "exec"), env)
     return env["_f"], names
 

@@ -1,0 +1,16 @@
+/* baselines/cudnn/l3-034.cu — library baseline for L3/034-vanilla-rnn-hidden: Vanilla RNN cell over a sequence.
+ * The task's forward (tasks/common/net-seq.cuh) on the library backend (net-lib.cuh,
+ * net-lib-seq.cuh): the recurrence as one cudnnRNNForward (RNN_TANH, single input bias, W_ih and W_hh packed from i2h.weight's two column blocks), h2o as a cuBLAS SGEMM. Strict fp32 throughout (no TF32). cuDNN's fused attention is not
+ * used: it has no fp32 mode (net-lib-seq.cuh).
+ * Build: nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Xcompiler -fPIC -shared
+ *        -cudart shared -Iinclude -Itasks/common -o b.so baselines/cudnn/l3-034.cu -lcudnn -lcublas
+ * Unmeasured. */
+#include "net-lib-seq.cuh"
+
+template <class B>
+static int forward(B &b, const struct cua_tensor *in, int n_in, struct cua_tensor *out, int n_out)
+{
+	return cua_net_rnn_cell_seq_task(b, 1024, 256, 128, in, n_in, out, n_out);
+}
+
+CUA_NET_LIB_ENTRY_POINT(forward)

@@ -1,0 +1,16 @@
+/* baselines/cudnn/l3-043.cu — library baseline for L3/043-mingpt-causal-attention: minGPT causal self-attention.
+ * The task's forward (tasks/common/net-seq.cuh) on the library backend (net-lib.cuh,
+ * net-lib-seq.cuh): cuBLAS GEMMs (c_attn, c_proj; scores and P·V as cublasSgemmBatched reading q, k, v in place), the causal softmax as net-seq.cuh's row kernel. Strict fp32 throughout (no TF32). cuDNN's fused attention is not
+ * used: it has no fp32 mode (net-lib-seq.cuh).
+ * Build: nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Xcompiler -fPIC -shared
+ *        -cudart shared -Iinclude -Itasks/common -o b.so baselines/cudnn/l3-043.cu -lcudnn -lcublas
+ * Unmeasured. */
+#include "net-lib-seq.cuh"
+
+template <class B>
+static int forward(B &b, const struct cua_tensor *in, int n_in, struct cua_tensor *out, int n_out)
+{
+	return cua_net_gpt_attention_task(b, 768, 8, SEQ_ATT_CAUSAL_SOFTMAX, true, in, n_in, out, n_out);
+}
+
+CUA_NET_LIB_ENTRY_POINT(forward)
