@@ -117,7 +117,7 @@ $(BUILD)/tests/so/%.so: tests/data/so/%.c
 	$(CC) -std=c11 -O1 -D_GNU_SOURCE -w -shared -fPIC -o $@ $<
 
 # Every Level 3 reference walked on a dry backend (shapes and params only, no GPU).
-$(BUILD)/net-dry: tests/net-dry.cu $(wildcard tasks/common/*.cuh) $(wildcard tasks/L3/*/reference.cu)
+$(BUILD)/net-dry: tests/net-dry.cu $(wildcard tests/net-dry*.cuh) $(wildcard tasks/common/*.cuh) $(wildcard tasks/L3/*/reference.cu)
 	@mkdir -p $(dir $@)
 	$(NVCC) -std=c++17 -Iinclude -Itasks/common -o $@ $<
 

@@ -15,6 +15,7 @@
 #include <string.h>
 #include "cuarena.h"
 #include "net-classic.cuh"
+#include "net-cnn.cuh"
 
 /* ---- the dry backend: every op checks and allocates extents, nothing runs ---- */
 
@@ -119,6 +120,8 @@ static int cua_net_softmax(cua_net_dry &b, dact *a)
 	return 0;
 }
 
+#include "net-dry-cnn.cuh"
+
 /* ---- every reference, in its own namespace ----------------------------------- */
 
 typedef int (*dry_fn)(cua_net_dry &, const struct cua_tensor *, int, struct cua_tensor *, int);
@@ -146,20 +149,24 @@ namespace t004 {
 namespace t005 {
 #include "../tasks/L3/005-alexnet/reference.cu"
 }
-namespace t008 {
-#include "../tasks/L3/008-resnet-basic-block/reference.cu"
+
+namespace t006 {
+#include "../tasks/L3/006-googlenet-inception-module/reference.cu"
 }
-namespace t009 {
-#include "../tasks/L3/009-resnet18/reference.cu"
+namespace t013 {
+#include "../tasks/L3/013-densenet121-transition-layer/reference.cu"
 }
-namespace t010 {
-#include "../tasks/L3/010-resnet101/reference.cu"
+namespace t014 {
+#include "../tasks/L3/014-densenet121-dense-block/reference.cu"
 }
-namespace t011 {
-#include "../tasks/L3/011-vgg16/reference.cu"
+namespace t017 {
+#include "../tasks/L3/017-squeezenet-fire-module/reference.cu"
 }
-namespace t012 {
-#include "../tasks/L3/012-vgg19/reference.cu"
+namespace t021 {
+#include "../tasks/L3/021-efficientnet-mbconv/reference.cu"
+}
+namespace t025 {
+#include "../tasks/L3/025-shufflenet-unit/reference.cu"
 }
 
 static const struct {
@@ -171,11 +178,12 @@ static const struct {
 	{"003-deep-narrow-mlp", t003::dry},
 	{"004-lenet5", t004::dry},
 	{"005-alexnet", t005::dry},
-	{"008-resnet-basic-block", t008::dry},
-	{"009-resnet18", t009::dry},
-	{"010-resnet101", t010::dry},
-	{"011-vgg16", t011::dry},
-	{"012-vgg19", t012::dry},
+	{"006-googlenet-inception-module", t006::dry},
+	{"013-densenet121-transition-layer", t013::dry},
+	{"014-densenet121-dense-block", t014::dry},
+	{"017-squeezenet-fire-module", t017::dry},
+	{"021-efficientnet-mbconv", t021::dry},
+	{"025-shufflenet-unit", t025::dry},
 };
 
 static int usage(void)
