@@ -149,9 +149,27 @@ namespace t004 {
 namespace t005 {
 #include "../tasks/L3/005-alexnet/reference.cu"
 }
+namespace t008 {
+#include "../tasks/L3/008-resnet-basic-block/reference.cu"
+}
+namespace t009 {
+#include "../tasks/L3/009-resnet18/reference.cu"
+}
+namespace t010 {
+#include "../tasks/L3/010-resnet101/reference.cu"
+}
+namespace t011 {
+#include "../tasks/L3/011-vgg16/reference.cu"
+}
+namespace t012 {
+#include "../tasks/L3/012-vgg19/reference.cu"
+}
 
 namespace t006 {
 #include "../tasks/L3/006-googlenet-inception-module/reference.cu"
+}
+namespace t007 {
+#include "../tasks/L3/007-googlenet-inception-v1/reference.cu"
 }
 namespace t013 {
 #include "../tasks/L3/013-densenet121-transition-layer/reference.cu"
@@ -159,14 +177,41 @@ namespace t013 {
 namespace t014 {
 #include "../tasks/L3/014-densenet121-dense-block/reference.cu"
 }
+namespace t015 {
+#include "../tasks/L3/015-densenet121/reference.cu"
+}
+namespace t016 {
+#include "../tasks/L3/016-densenet201/reference.cu"
+}
 namespace t017 {
 #include "../tasks/L3/017-squeezenet-fire-module/reference.cu"
+}
+namespace t018 {
+#include "../tasks/L3/018-squeezenet/reference.cu"
+}
+namespace t019 {
+#include "../tasks/L3/019-mobilenet-v1/reference.cu"
+}
+namespace t020 {
+#include "../tasks/L3/020-mobilenet-v2/reference.cu"
 }
 namespace t021 {
 #include "../tasks/L3/021-efficientnet-mbconv/reference.cu"
 }
+namespace t022 {
+#include "../tasks/L3/022-efficientnet-b0/reference.cu"
+}
+namespace t023 {
+#include "../tasks/L3/023-efficientnet-b1/reference.cu"
+}
 namespace t025 {
 #include "../tasks/L3/025-shufflenet-unit/reference.cu"
+}
+namespace t026 {
+#include "../tasks/L3/026-shufflenet/reference.cu"
+}
+namespace t027 {
+#include "../tasks/L3/027-regnet/reference.cu"
 }
 
 static const struct {
@@ -178,12 +223,27 @@ static const struct {
 	{"003-deep-narrow-mlp", t003::dry},
 	{"004-lenet5", t004::dry},
 	{"005-alexnet", t005::dry},
+	{"008-resnet-basic-block", t008::dry},
+	{"009-resnet18", t009::dry},
+	{"010-resnet101", t010::dry},
+	{"011-vgg16", t011::dry},
+	{"012-vgg19", t012::dry},
 	{"006-googlenet-inception-module", t006::dry},
+	{"007-googlenet-inception-v1", t007::dry},
 	{"013-densenet121-transition-layer", t013::dry},
 	{"014-densenet121-dense-block", t014::dry},
+	{"015-densenet121", t015::dry},
+	{"016-densenet201", t016::dry},
 	{"017-squeezenet-fire-module", t017::dry},
+	{"018-squeezenet", t018::dry},
+	{"019-mobilenet-v1", t019::dry},
+	{"020-mobilenet-v2", t020::dry},
 	{"021-efficientnet-mbconv", t021::dry},
+	{"022-efficientnet-b0", t022::dry},
+	{"023-efficientnet-b1", t023::dry},
 	{"025-shufflenet-unit", t025::dry},
+	{"026-shufflenet", t026::dry},
+	{"027-regnet", t027::dry},
 };
 
 static int usage(void)
