@@ -204,6 +204,9 @@ namespace t022 {
 namespace t023 {
 #include "../tasks/L3/023-efficientnet-b1/reference.cu"
 }
+namespace t024 {
+#include "../tasks/L3/024-efficientnet-b2/reference.cu"
+}
 namespace t025 {
 #include "../tasks/L3/025-shufflenet-unit/reference.cu"
 }
@@ -241,6 +244,7 @@ static const struct {
 	{"021-efficientnet-mbconv", t021::dry},
 	{"022-efficientnet-b0", t022::dry},
 	{"023-efficientnet-b1", t023::dry},
+	{"024-efficientnet-b2", t024::dry},
 	{"025-shufflenet-unit", t025::dry},
 	{"026-shufflenet", t026::dry},
 	{"027-regnet", t027::dry},
