@@ -9,6 +9,8 @@ a lower bound).
         PyTorch's default init and with the task's (He stem, U(±√(3/fan_in)) inception
         convs): the judge's "x regenerated" check needs the difference far above the
         tolerance
+    python3 tools/l3-cnn-scale.py squeezenet [H]     # L3/018 (H 131: ~5 s)
+        the same for SqueezeNet, default init against He-uniform
     python3 tools/l3-cnn-scale.py effnet-b2 [H] [B] [SEEDS]   # L3/024 (224 2 2: ~25 s)
         the fp32-vs-fp64 error of the logits (default init), and their change when x is
         regenerated
@@ -109,10 +111,47 @@ def effnet_main():
         print("seed %d: |y| rms %.3g max %.3g; f32 err max %.3g (where |y|<.1: %.3g); need atol at rtol 1e-2: %.3g; |y(x')-y(x)| rms %.3g"%(seed,np.sqrt((y64**2).mean()),np.abs(y64).max(),e.max(),e[np.abs(y64)<.1].max() if (np.abs(y64)<.1).any() else 0,np.maximum(e-1e-2*np.abs(y64),0).max(),np.sqrt(((y2-y64)**2).mean())))
 
 
+# ---- SqueezeNet (L3/018)
+def s_conv(x,cout,k,s=1,p=0,init="he",relu=True):
+    n,c,h,w=x.shape; fan=c*k*k
+    b={"default":1/np.sqrt(fan),"he":np.sqrt(6/fan)}[init]
+    W=rng.uniform(-b,b,(cout,c,k,k)); bias=rng.uniform(-1/np.sqrt(fan),1/np.sqrt(fan),cout)
+    xp=np.pad(x,((0,0),(0,0),(p,p),(p,p))); oh=(h+2*p-k)//s+1; ow=(w+2*p-k)//s+1
+    cols=np.empty((n,c,k,k,oh,ow))
+    for i in range(k):
+        for j in range(k): cols[:,:,i,j]=xp[:,:,i:i+s*oh:s,j:j+s*ow:s]
+    y=np.einsum('nckluv,fckl->nfuv',cols,W,optimize=True)+bias[None,:,None,None]
+    return np.maximum(y,0) if relu else y
+def s_poolc(x):
+    n,c,h,w=x.shape; o=lambda v: -(-(v-3)//2)+1
+    oh,ow=o(h),o(w); xp=np.pad(x,((0,0),(0,0),(0,3),(0,3)),constant_values=-np.inf); y=np.full((n,c,oh,ow),-np.inf)
+    for i in range(3):
+        for j in range(3): y=np.maximum(y,xp[:,:,i:i+2*oh:2,j:j+2*ow:2])
+    return y
+SF=[(16,64,64),(16,64,64),(32,128,128),(32,128,128),(48,192,192),(48,192,192),(64,256,256),(64,256,256)]
+def s_fire(x,sq,e1,e3,init):
+    s=s_conv(x,sq,1,init=init); return np.concatenate([s_conv(s,e1,1,init=init),s_conv(s,e3,3,1,1,init=init)],1)
+def s_net(x,init):
+    x=s_poolc(s_conv(x,96,7,2,init=init))
+    for i,f in enumerate(SF):
+        if i in (3,7): x=s_poolc(x)
+        x=s_fire(x,*f,init)
+    return s_conv(x,1000,1,init=init).mean((2,3))
+
+
+def squeezenet_main(H):
+    global rng
+    for init in ("default","he"):
+        rng=np.random.default_rng(0); x=np.random.default_rng(5).uniform(0,1,(2,3,H,H))
+        y=s_net(x,init); print(init,"rms y %.3g rms(y0-y1) %.3g"%(np.sqrt((y**2).mean()),np.sqrt(((y[0]-y[1])**2).mean())))
+
+
 if __name__ == "__main__":
-    if len(sys.argv) < 2 or sys.argv[1] not in ("googlenet", "effnet-b2"):
+    if len(sys.argv) < 2 or sys.argv[1] not in ("googlenet", "squeezenet", "effnet-b2"):
         sys.exit(__doc__)
     if sys.argv[1] == "googlenet":
         googlenet_main(int(sys.argv[2]) if len(sys.argv) > 2 else 64)
+    elif sys.argv[1] == "squeezenet":
+        squeezenet_main(int(sys.argv[2]) if len(sys.argv) > 2 else 131)
     else:
         effnet_main()
