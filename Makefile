@@ -116,12 +116,18 @@ $(BUILD)/tests/so/%.so: tests/data/so/%.c
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 -O1 -D_GNU_SOURCE -w -shared -fPIC -o $@ $<
 
+# a serving judge without a GPU, for tests/test-judges.c
+$(BUILD)/tests/fake-judge: tests/fakes/fake-judge.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(RPATH) $(LDLIBS)
+
 # Every Level 3 reference walked on a dry backend (shapes and params only, no GPU).
 $(BUILD)/net-dry: tests/net-dry.cu $(wildcard tests/net-dry*.cuh) $(wildcard tasks/common/*.cuh) $(wildcard tasks/L3/*/reference.cu)
 	@mkdir -p $(dir $@)
 	$(NVCC) -std=c++17 -Iinclude -Itasks/common -o $@ $<
 
-test: $(BUILD)/cuarena $(BUILD)/cuarena-cand $(BUILD)/test-suite $(HELPERS) $(SOFIXTURES) $(BUILD)/net-dry
+test: $(BUILD)/cuarena $(BUILD)/cuarena-cand $(BUILD)/test-suite $(HELPERS) $(SOFIXTURES) \
+      $(BUILD)/tests/fake-judge $(BUILD)/net-dry
 	CUARENA_ROOT=$(CURDIR) CUARENA_BUILD=$(CURDIR)/$(BUILD) $(BUILD)/test-suite --jobs 2
 	tests/cli.sh $(BUILD)/cuarena
 	tests/net-dry.sh $(BUILD)/net-dry

@@ -12,8 +12,9 @@
 #   tools/gpu-session.sh selftest [P...] # selftest (+ dumps, torch fp64 check) of the
 #                                        # patterns (default: the catalogue in one part
 #                                        # per GPU), dealt to the GPUs, until SELFTEST_S
-#                                        # (430) s; DIAG=1 first runs build/cudnn-find;
-#                                        # the torch check stops at TORCH_S (50) s
+#                                        # (430) s after COMPILE_S (120) s of builds;
+#                                        # DIAG=1 first runs build/cudnn-find; the torch
+#                                        # check stops at TORCH_S (50) s
 #   tools/gpu-session.sh torch-time      # torch eager/compile timings (baselines/torch)
 #   tools/gpu-session.sh runs            # the GPU suite (build/gpu-test), first GPU
 #   tools/gpu-session.sh guard [GLOB]    # every task's reference as a candidate (under
@@ -56,7 +57,7 @@ selftest)
 	[ "${DIAG:-0}" = 1 ] &&
 		CUDA_VISIBLE_DEVICES=${DEVS[0]} timeout 60 build/cudnn-find > "$OUT/cudnn-find.log" 2>&1
 	# every build first, in parallel on all cores (selftest then finds them cached)
-	timeout 120 $BIN selftest --compile-only --jobs "$(nproc)" "${pats[@]}" \
+	timeout "${COMPILE_S:-120}" $BIN selftest --compile-only --jobs "$(nproc)" "${pats[@]}" \
 		> "$OUT/compile.log" 2>&1
 	tail -n 2 "$OUT/compile.log"
 	for ((g = 0; g < NGPU && g < ${#pats[@]}; g++)); do
