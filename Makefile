@@ -123,7 +123,7 @@ $(BUILD)/tests/fake-judge: tests/fakes/fake-judge.c $(LIB)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(RPATH) $(LDLIBS)
 
 # Every Level 3 reference walked on a dry backend (shapes and params only, no GPU).
-$(BUILD)/net-dry: tests/net-dry.cu $(wildcard tasks/common/*.cuh) $(wildcard tasks/L3/*/reference.cu)
+$(BUILD)/net-dry: tests/net-dry.cu $(wildcard tests/net-dry*.cuh) $(wildcard tasks/common/*.cuh) $(wildcard tasks/L3/*/reference.cu)
 	@mkdir -p $(dir $@)
 	$(NVCC) -std=c++17 -Iinclude -Itasks/common -o $@ $<
 

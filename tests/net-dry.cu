@@ -15,6 +15,7 @@
 #include <string.h>
 #include "cuarena.h"
 #include "net-classic.cuh"
+#include "net-cnn.cuh"
 
 /* ---- the dry backend: every op checks and allocates extents, nothing runs ---- */
 
@@ -120,6 +121,8 @@ __attribute__((unused)) static int cua_net_softmax(cua_net_dry &b, dact *a)
 	return 0;
 }
 
+#include "net-dry-cnn.cuh"
+
 /* ---- every reference, in its own namespace ----------------------------------- */
 
 typedef int (*dry_fn)(cua_net_dry &, const struct cua_tensor *, int, struct cua_tensor *, int);
@@ -163,6 +166,58 @@ namespace t012 {
 #include "../tasks/L3/012-vgg19/reference.cu"
 }
 
+namespace t006 {
+#include "../tasks/L3/006-googlenet-inception-module/reference.cu"
+}
+namespace t007 {
+#include "../tasks/L3/007-googlenet-inception-v1/reference.cu"
+}
+namespace t013 {
+#include "../tasks/L3/013-densenet121-transition-layer/reference.cu"
+}
+namespace t014 {
+#include "../tasks/L3/014-densenet121-dense-block/reference.cu"
+}
+namespace t015 {
+#include "../tasks/L3/015-densenet121/reference.cu"
+}
+namespace t016 {
+#include "../tasks/L3/016-densenet201/reference.cu"
+}
+namespace t017 {
+#include "../tasks/L3/017-squeezenet-fire-module/reference.cu"
+}
+namespace t018 {
+#include "../tasks/L3/018-squeezenet/reference.cu"
+}
+namespace t019 {
+#include "../tasks/L3/019-mobilenet-v1/reference.cu"
+}
+namespace t020 {
+#include "../tasks/L3/020-mobilenet-v2/reference.cu"
+}
+namespace t021 {
+#include "../tasks/L3/021-efficientnet-mbconv/reference.cu"
+}
+namespace t022 {
+#include "../tasks/L3/022-efficientnet-b0/reference.cu"
+}
+namespace t023 {
+#include "../tasks/L3/023-efficientnet-b1/reference.cu"
+}
+namespace t024 {
+#include "../tasks/L3/024-efficientnet-b2/reference.cu"
+}
+namespace t025 {
+#include "../tasks/L3/025-shufflenet-unit/reference.cu"
+}
+namespace t026 {
+#include "../tasks/L3/026-shufflenet/reference.cu"
+}
+namespace t027 {
+#include "../tasks/L3/027-regnet/reference.cu"
+}
+
 static const struct {
 	const char *folder;
 	dry_fn fn;
@@ -177,6 +232,23 @@ static const struct {
 	{"010-resnet101", t010::dry},
 	{"011-vgg16", t011::dry},
 	{"012-vgg19", t012::dry},
+	{"006-googlenet-inception-module", t006::dry},
+	{"007-googlenet-inception-v1", t007::dry},
+	{"013-densenet121-transition-layer", t013::dry},
+	{"014-densenet121-dense-block", t014::dry},
+	{"015-densenet121", t015::dry},
+	{"016-densenet201", t016::dry},
+	{"017-squeezenet-fire-module", t017::dry},
+	{"018-squeezenet", t018::dry},
+	{"019-mobilenet-v1", t019::dry},
+	{"020-mobilenet-v2", t020::dry},
+	{"021-efficientnet-mbconv", t021::dry},
+	{"022-efficientnet-b0", t022::dry},
+	{"023-efficientnet-b1", t023::dry},
+	{"024-efficientnet-b2", t024::dry},
+	{"025-shufflenet-unit", t025::dry},
+	{"026-shufflenet", t026::dry},
+	{"027-regnet", t027::dry},
 };
 
 static int usage(void)

@@ -61,11 +61,14 @@ def make_fn(task):
         # A Level 3 network: `L3.<net>(x, params)` builds the module, loads its
         # parameters from the flat buffer by the layer list (tools/l3_torch.py);
         # the recurrent and attention networks are `L3seq.<net>(x, ..., params)`
-        # (tools/l3_torch_seq.py).
+        # (tools/l3_torch_seq.py), the CNN family `L3cnn.<net>(x, params)`
+        # (tools/l3_torch_cnn.py).
         import l3_torch
+        import l3_torch_cnn
         import l3_torch_seq
         env["L3"] = l3_torch.Binder(task)
         env["L3seq"] = l3_torch_seq.Binder(task)
+        env["L3cnn"] = l3_torch_cnn.Binder(task)
     exec(compile(src, "<torch expression of %s>" % task["_id"], "exec"), env)
     return env["_f"], names
 

@@ -1,0 +1,23 @@
+/* L3/024-efficientnet-b2 reference: EfficientNet-B2
+ * (KernelBench L3/24 EfficientNetB2), the network of
+ * tasks/common/net-cnn.cuh, layer by layer with its weights taken from `params` in the
+ * order of the layout table. cua_solve (the nvcc baseline) runs it on net.cuh's naive
+ * fp32 kernels (one thread per output; GEMMs of gemm.cuh); cua_oracle runs the same
+ * network in fp64 (tiled fp64 implicit-GEMM convolutions of conv-oracle.cuh, one thread
+ * per output for depthwise convolutions, tiled fp64 GEMMs of gemm.cuh) from the same
+ * fp32 inputs.
+ * Build: nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Xcompiler -fPIC -shared
+ *        -cudart shared -Iinclude -Itasks/common -o ref.so tasks/L3/024-efficientnet-b2/reference.cu
+ * Napkin math (timed B = 2, H = 224, W = 224): B * 134101952 * H * W / 50176 = 0.3 GFLOP
+ * (convolutions and linears); at least 4 * (B*3*H*W + 6868968 + B*1000) bytes
+ * moved (x, params and y once). */
+#include "cuarena.h"
+#include "net-cnn.cuh"
+
+template <class B>
+static int forward(B &b, const struct cua_tensor *in, int n_in, struct cua_tensor *out, int n_out)
+{
+	return cua_cnn_effnet_b2(b, in, n_in, out, n_out, 1000);
+}
+
+CUA_NET_ENTRY_POINTS(forward)

@@ -1,0 +1,23 @@
+/* L3/025-shufflenet-unit reference: ShuffleNet unit (240 → 480, groups 3)
+ * (KernelBench L3/25 ShuffleNetUnit), the network of
+ * tasks/common/net-cnn.cuh, layer by layer with its weights taken from `params` in the
+ * order of the layout table. cua_solve (the nvcc baseline) runs it on net.cuh's naive
+ * fp32 kernels (one thread per output; GEMMs of gemm.cuh); cua_oracle runs the same
+ * network in fp64 (tiled fp64 implicit-GEMM convolutions of conv-oracle.cuh, one thread
+ * per output for depthwise convolutions, tiled fp64 GEMMs of gemm.cuh) from the same
+ * fp32 inputs.
+ * Build: nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Xcompiler -fPIC -shared
+ *        -cudart shared -Iinclude -Itasks/common -o ref.so tasks/L3/025-shufflenet-unit/reference.cu
+ * Napkin math (timed B = 10, H = 224, W = 224): B * 14559068160 * H * W / 50176 = 145.6 GFLOP
+ * (convolutions and linears); at least 4 * (B*240*H*W + 147616 + B*480*H*W) bytes
+ * moved (x, params and y once). */
+#include "cuarena.h"
+#include "net-cnn.cuh"
+
+template <class B>
+static int forward(B &b, const struct cua_tensor *in, int n_in, struct cua_tensor *out, int n_out)
+{
+	return cua_cnn_shufflenet_unit(b, in, n_in, out, n_out, 240, 480, 3);
+}
+
+CUA_NET_ENTRY_POINTS(forward)
