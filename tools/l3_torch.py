@@ -59,7 +59,14 @@ class Binder:
             model = build().to(device=x.device, dtype=x.dtype)
             model.train()
             self.cache[key] = model
-        load_params(model, params.to(x.dtype), self._layers(), self.task.get("params"))
+        # Loaded once per params tensor: a timed call is the forward alone, as
+        # KernelBench's module holds its weights.
+        # The tensor itself is kept (and compared with `is`), so a freed one's
+        # address reused by the next shape set's params cannot pass for it.
+        last = self.cache.get((key, "loaded"))
+        if last is None or last[0] is not params or last[1] != params._version:
+            load_params(model, params.to(x.dtype), self._layers(), self.task.get("params"))
+            self.cache[(key, "loaded")] = (params, params._version)
         return model(x)
 
     def mlp(self, x, params):
