@@ -15,6 +15,7 @@
 #include <string.h>
 #include "cuarena.h"
 #include "net-classic.cuh"
+#include "net-vit.cuh"
 
 /* ---- the dry backend: every op checks and allocates extents, nothing runs ---- */
 
@@ -23,6 +24,12 @@ struct cua_net_dry : cua_net_base {
 };
 
 typedef cua_act<float> dact;
+
+/* net-vit.cuh's ops check and allocate, but launch nothing, on this backend */
+template <>
+struct vit_runs<cua_net_dry> {
+	static const bool value = false;
+};
 
 static int cua_net_alloc(cua_net_dry &b, int nd, const int64_t *s, dact *a)
 {
@@ -161,6 +168,12 @@ namespace t011 {
 namespace t012 {
 #include "../tasks/L3/012-vgg19/reference.cu"
 }
+namespace t046 {
+#include "../tasks/L3/046-netvlad-ghost-clusters/reference.cu"
+}
+namespace t047 {
+#include "../tasks/L3/047-netvlad-no-ghost-clusters/reference.cu"
+}
 
 static const struct {
 	const char *folder;
@@ -176,6 +189,8 @@ static const struct {
 	{"010-resnet101", t010::dry},
 	{"011-vgg16", t011::dry},
 	{"012-vgg19", t012::dry},
+	{"046-netvlad-ghost-clusters", t046::dry},
+	{"047-netvlad-no-ghost-clusters", t047::dry},
 };
 
 static int usage(void)
