@@ -168,6 +168,18 @@ namespace t011 {
 namespace t012 {
 #include "../tasks/L3/012-vgg19/reference.cu"
 }
+namespace t028 {
+#include "../tasks/L3/028-vision-transformer/reference.cu"
+}
+namespace t029 {
+#include "../tasks/L3/029-swin-mlp/reference.cu"
+}
+namespace t032 {
+#include "../tasks/L3/032-convolutional-vision-transformer/reference.cu"
+}
+namespace t045 {
+#include "../tasks/L3/045-unet-softmax/reference.cu"
+}
 namespace t046 {
 #include "../tasks/L3/046-netvlad-ghost-clusters/reference.cu"
 }
@@ -189,6 +201,10 @@ static const struct {
 	{"010-resnet101", t010::dry},
 	{"011-vgg16", t011::dry},
 	{"012-vgg19", t012::dry},
+	{"028-vision-transformer", t028::dry},
+	{"029-swin-mlp", t029::dry},
+	{"032-convolutional-vision-transformer", t032::dry},
+	{"045-unet-softmax", t045::dry},
 	{"046-netvlad-ghost-clusters", t046::dry},
 	{"047-netvlad-no-ghost-clusters", t047::dry},
 };

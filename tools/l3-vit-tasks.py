@@ -186,7 +186,351 @@ def mamba2(n, folder, final):
     write(folder, doc)
 
 
+# ---- transformer encoder layers (028, 032) ------------------------------------------------
+
+def encoder_layers(prefix, depth, d, ff):
+    """nn.TransformerEncoderLayer(d, nhead, ff)'s parameters, `depth` times: PyTorch's init
+    (in_proj xavier_uniform, its bias and out_proj.bias 0, linears the default, LayerNorm 1/0)."""
+    xb = round(math.sqrt(6.0 / (4 * d)), 9)
+    zero = {"dist": "const", "value": 0}
+    return [{"repeat": depth, "var": "i", "layers": [
+        {"tensor": prefix + ".{i}.self_attn.in_proj_weight", "shape": [3 * d, d],
+         "init": {"dist": "uniform", "low": -xb, "high": xb}},
+        {"tensor": prefix + ".{i}.self_attn.in_proj_bias", "shape": [3 * d], "init": zero},
+        {"linear": prefix + ".{i}.self_attn.out_proj", "in": d, "out": d, "bias_init": zero},
+        {"linear": prefix + ".{i}.linear1", "in": d, "out": ff},
+        {"linear": prefix + ".{i}.linear2", "in": ff, "out": d},
+        {"layernorm": prefix + ".{i}.norm1", "c": d},
+        {"layernorm": prefix + ".{i}.norm2", "c": d},
+    ]}]
+
+
+def encoder_flops(S, d, ff):
+    """One encoder layer on one sequence of S tokens: projections, attention, the MLP."""
+    return S * (2 * d * 3 * d + 2 * d * d + 4 * d * ff) + 4 * S * S * d
+
+
+ENC_DESC = (
+    "Each encoder layer is nn.TransformerEncoderLayer(d, nhead, dim_feedforward, dropout 0) "
+    "with PyTorch's defaults: post-norm (norm_first False), ReLU, LayerNorm eps 1e-5: "
+    "x = norm1(x + out_proj(MHA(x))); x = norm2(x + linear2(relu(linear1(x)))), where MHA "
+    "is [q|k|v] = x·in_proj_weightᵀ + in_proj_bias (q rows 0…d−1, k d…2d−1, v 2d…3d−1), "
+    "per head h of d/nhead channels softmax(q·kᵀ/√(d/nhead))·v over the tokens of one "
+    "sequence, heads side by side. Weights: in_proj_weight xavier-uniform U(±√(6/(4d))), "
+    "in_proj_bias and out_proj.bias 0, out_proj.weight, linear1, linear2 the nn.Linear "
+    "default U(±1/√in), LayerNorm weight 1, bias 0; every layer drawn independently "
+    "(nn.TransformerEncoder deep-copies one layer, so in PyTorch its layers start equal).")
+
+
+def vit28():
+    n, folder = 28, "028-vision-transformer"
+    img, p, dim, depth, nh, mlp, cls = 224, 16, 512, 6, 8, 2048, 10
+    np_ = (img // p) ** 2
+    pd = 3 * p * p
+    layers = ([
+        {"tensor": "pos_embedding", "shape": [1, np_ + 1, dim], "init": {"dist": "normal", "mean": 0, "std": 1}},
+        {"tensor": "cls_token", "shape": [1, 1, dim], "init": {"dist": "normal", "mean": 0, "std": 1}},
+        {"linear": "patch_to_embedding", "in": pd, "out": dim},
+    ] + encoder_layers("transformer.layers", depth, dim, mlp) + [
+        {"linear": "mlp_head.0", "in": dim, "out": mlp},
+        {"linear": "mlp_head.3", "in": mlp, "out": cls},
+    ])
+    P = l3_layout.expand(layers, {})[1]
+    S = np_ + 1
+    per = 2 * np_ * pd * dim + depth * encoder_flops(S, dim, mlp) + 2 * dim * mlp + 2 * mlp * cls
+    desc = (
+        "KernelBench's VisionTransformer (image 224, patch 16, dim 512, depth 6, 8 heads, "
+        "mlp_dim 2048, 10 classes, dropout and emb_dropout 0). Patches exactly as KernelBench "
+        "forms them: img.unfold(2,16,16).unfold(3,16,16) is [B,3,14,14,16,16] (c, hp, wp, ph, "
+        "pw) and .reshape(B, 196, 768) flattens it in that order without a permute, so patch "
+        "row r of image b holds elements r·768 … r·768+767 of the (c, hp, wp, ph, pw) order "
+        "(element f ↦ img[b, c, hp·16+ph, wp·16+pw] with f = (((c·14 + hp)·14 + wp)·16 + ph)·16 "
+        "+ pw): a row mixes patches and channels, unlike a textbook ViT. Then "
+        "x = patch_to_embedding(rows) (nn.Linear(768,512)), x = cat(cls_token, x) along the "
+        "tokens ([B,197,512]), x += pos_embedding [1,197,512]; six encoder layers over the 197 "
+        "tokens of each image (batch-first: see below); the output is mlp_head(x[:,0]) = "
+        "Linear(2048,10)(GELU(Linear(512,2048)(x[:,0]))), GELU the exact erf one, [B,10]. %s "
+        "Departure: KernelBench builds the encoder with batch_first False, so on its [B,197,512] "
+        "input attention runs across the B images for each token position, and x[:,0] (token 0 "
+        "of every image, cls_token + pos_embedding[0], the same vector for all images) never "
+        "meets the image: KernelBench's output does not depend on img at all. Here attention "
+        "runs over each image's 197 tokens (batch_first True, ViT's intent). Input img "
+        "[B,3,224,224]; %s Distributions: img ~ U[0,1) (torch.rand, as KernelBench); "
+        "pos_embedding and cls_token N(0,1) (torch.randn, as KernelBench). Source: KernelBench "
+        "level 3, task %d. Precision %s Tolerance: |y − exact| ≤ 1e-5 + 1e-4·|exact| "
+        "(provisional: logits ~0.3; 12 LayerNorms keep activations O(1); sums of ≤ 2048 "
+        "products). B comes from the tensor shape; the image size is fixed by pos_embedding. %s"
+        % (ENC_DESC, LAYOUT, n, STRICT, RO))
+    x = 3 * img * img
+    act = S * (3 * dim + dim + mlp + 2 * dim)
+    doc = {
+        "title": "Vision Transformer (ViT-style: patch rows, cls token, 6 encoder layers, MLP head)",
+        "level": 3,
+        "description": desc,
+        "params": {"image_size": img, "patch_size": p, "dim": dim, "depth": depth,
+                   "heads": nh, "mlp_dim": mlp, "num_classes": cls},
+        "inputs": [
+            {"name": "img", "dtype": "f32", "shape": ["B", 3, img, img],
+             "init": {"dist": "uniform", "low": 0, "high": 1}},
+            {"name": "params", "dtype": "f32", "layers": layers},
+        ],
+        "outputs": [{"name": "y", "dtype": "f32", "shape": ["B", cls]}],
+        "shapes": [
+            {"name": "timed", "timed": True, "dims": {"B": 2}},
+            {"name": "odd", "dims": {"B": 3}},
+            {"name": "one", "dims": {"B": 1}},
+        ],
+        "precision": "fp32-strict",
+        "tolerance": {"atol": 1e-5, "rtol": 1e-4},
+        "flops": "B*%d" % per,
+        "bytes": "4*(B*%d + %d + B*%d)" % (x, P, cls),
+        "memory_mb": memory_mb(3 * x + P + 3 * cls, 3 * (x + act + S * S * nh)),
+        "baselines": ["cudnn/l3-%03d" % n],
+        "torch": "L3vit.vit(img, params)",
+    }
+    write(folder, doc)
+
+
+def cvit32():
+    n, folder = 32, "032-convolutional-vision-transformer"
+    img, p, dim, layers_n, nh, ff, cls = 32, 4, 128, 6, 4, 512, 1000
+    np_ = (img // p) ** 2
+    layers = ([
+        {"tensor": "cls_token", "shape": [1, 1, dim], "init": {"dist": "const", "value": 0}},
+        {"conv2d": "conv1", "in": 3, "out": dim, "k": p},
+        {"linear": "linear_proj", "in": dim * np_, "out": dim},
+    ] + encoder_layers("transformer_layers", layers_n, dim, ff) + [
+        {"linear": "fc_out", "in": dim, "out": cls},
+    ])
+    P = l3_layout.expand(layers, {})[1]
+    per = 2 * dim * np_ * 3 * p * p + 2 * dim * np_ * dim + layers_n * encoder_flops(2, dim, ff) + 2 * dim * cls
+    desc = (
+        "KernelBench's ConvolutionalVisionTransformer (embed_dim 128, 4 heads, 6 layers, "
+        "mlp_ratio 4, patch 4, image 32, 1000 classes): x = conv1(img) (nn.Conv2d(3,128, k 4, "
+        "stride 4): [B,128,8,8]), flattened to [B,8192] (channel-major, torch.flatten), "
+        "x = linear_proj(x) (nn.Linear(8192,128)); the sequence is [cls_token, x] ([B,2,128]; "
+        "cls_token is zeros, as KernelBench initialises it); six encoder layers (batch_first "
+        "True, as KernelBench: attention over each image's 2 tokens); output fc_out(x[:,0]) "
+        "(nn.Linear(128,1000)), [B,1000]. %s Input img [B,3,32,32]; %s Distributions: img ~ "
+        "U[0,1) (torch.rand, as KernelBench); conv1 and the linears nn's default U(±1/√fan_in). "
+        "The layer list puts cls_token first, as PyTorch's state_dict() does (a module's own "
+        "parameters before its submodules'). Source: KernelBench level 3, task %d. Precision "
+        "%s Tolerance: |y − exact| ≤ 1e-5 + 1e-4·|exact| (provisional: logits ~0.5; 12 "
+        "LayerNorms keep activations O(1); the longest sum is linear_proj's 8192 products). "
+        "B comes from the tensor shape; the image size is fixed by linear_proj. %s"
+        % (ENC_DESC, LAYOUT, n, STRICT, RO))
+    x = 3 * img * img
+    act = dim * np_ + 2 * (3 * dim + dim + ff + 2 * dim)
+    Bt = 10
+    doc = {
+        "title": "Convolutional Vision Transformer (conv patches, linear projection, 6 encoder layers)",
+        "level": 3,
+        "description": desc,
+        "params": {"image_size": img, "patch_size": p, "embed_dim": dim, "num_layers": layers_n,
+                   "num_heads": nh, "num_classes": cls},
+        "inputs": [
+            {"name": "img", "dtype": "f32", "shape": ["B", 3, img, img],
+             "init": {"dist": "uniform", "low": 0, "high": 1}},
+            {"name": "params", "dtype": "f32", "layers": layers},
+        ],
+        "outputs": [{"name": "y", "dtype": "f32", "shape": ["B", cls]}],
+        "shapes": [
+            {"name": "timed", "timed": True, "dims": {"B": Bt}},
+            {"name": "odd", "dims": {"B": 3}},
+            {"name": "one", "dims": {"B": 1}},
+        ],
+        "precision": "fp32-strict",
+        "tolerance": {"atol": 1e-5, "rtol": 1e-4},
+        "flops": "B*%d" % per,
+        "bytes": "4*(B*%d + %d + B*%d)" % (x, P, cls),
+        "memory_mb": memory_mb(Bt * x + P + Bt * cls, Bt * (x + act + cls)),
+        "baselines": ["cudnn/l3-%03d" % n],
+        "torch": "L3vit.cvit(img, params)",
+    }
+    write(folder, doc)
+
+
+# ---- 045 U-Net with softmax ---------------------------------------------------------------
+
+def unet45():
+    n, folder = 45, "045-unet-softmax"
+    cin, cout, f = 8, 4, 64
+    layers = []
+    flops = []            # (per-pixel-of-the-input flops) at level l: pixels H·W / 4^l
+
+    def dc(name, i, o, lvl):
+        layers.extend([
+            {"conv2d": name + ".double_conv.0", "in": i, "out": o, "k": 3},
+            {"bn": name + ".double_conv.1", "c": o},
+            {"conv2d": name + ".double_conv.3", "in": o, "out": o, "k": 3},
+            {"bn": name + ".double_conv.4", "c": o},
+        ])
+        flops.append((2 * 9 * (i * o + o * o), lvl))
+
+    dc("encoder1", cin, f, 0)
+    for l in range(1, 4):
+        dc("encoder%d" % (l + 1), f << (l - 1), f << l, l)
+    dc("bottleneck", f << 3, f << 4, 4)
+    for l in range(3, -1, -1):
+        layers.append({"conv_transpose2d": "upconv%d" % (l + 1), "in": f << (l + 1), "out": f << l, "k": 2})
+        flops.append((2 * (f << (l + 1)) * (f << l), l))   # per output pixel: C·F (k = stride)
+        dc("decoder%d" % (l + 1), f << (l + 1), f << l, l)
+    layers.append({"conv2d": "final_conv", "in": f, "out": cout, "k": 1})
+    flops.append((2 * f * cout, 0))
+    P = l3_layout.expand(layers, {})[1]
+    Bt, Ht, Wt = 8, 64, 512
+    per_px = sum(fl / 4 ** l for fl, l in flops)     # flops per batch·H·W
+    desc = (
+        "KernelBench's U-Net with softmax (in 8, out 4, features 64). DoubleConv(i, o) = "
+        "conv3×3(i→o, padding 1, bias) → BatchNorm2d(o) → softmax over the last dimension → "
+        "conv3×3(o→o) → BatchNorm2d(o) → softmax over the last dimension; the softmax runs over "
+        "the width (dim −1 of NCHW, each row of W values), as KernelBench writes "
+        "nn.Softmax(dim=-1). BatchNorm uses batch statistics (training mode: biased variance "
+        "over N·H·W, eps 1e-5). enc1 = DoubleConv(8,64)(x); enc2…enc4 = DoubleConv(64·2^(l−2) → "
+        "64·2^(l−1)) of max_pool2d(2, 2) of the previous; bottleneck = DoubleConv(512,1024) of "
+        "the pooled enc4; for l = 4…1: d = ConvTranspose2d(2·c, c, k 2, stride 2)(previous) "
+        "(c = 64·2^(l−1); weight [2c, c, 2, 2], y[n,f,2i+a,2j+b] = bias[f] + Σ_ch x[n,ch,i,j]·"
+        "w[ch,f,a,b]), concatenated with enc_l along the channels ((d, enc_l), d first), then "
+        "DoubleConv(2c, c); output final_conv (1×1, 64→4) of the last, [B,4,H,W]. Input x "
+        "[B,8,H,W]; %s Distributions: x ~ U[0,1) (torch.rand, as KernelBench); convolutions "
+        "nn's default U(±1/√fan_in) (ConvTranspose2d's fan_in = c·4), BatchNorm weight 1, bias 0. "
+        "Every DoubleConv ends in a softmax over W, so the last one's values are ~1/W and the "
+        "output is final_conv's bias plus an x-dependent part ~1e-3 in size: the tolerance is "
+        "set well below that part. Source: KernelBench level 3, task %d. Precision %s "
+        "Tolerance: |y − exact| ≤ 1e-6 + 1e-5·|exact| (provisional: outputs ~0.1, their "
+        "x-dependent part ~1e-3; each BatchNorm renormalises, so errors do not compound). H and "
+        "W must be multiples of 16 (four poolings, then four ×2 upsamplings that must meet the "
+        "encoder's extents) and B·H·W/256 ≥ 2 (the bottleneck's batch statistics); B, H and W "
+        "come from the tensor shapes, the channels are fixed. %s"
+        % (LAYOUT, n, STRICT, RO))
+    x = Bt * cin * Ht * Wt
+    y = Bt * cout * Ht * Wt
+    px = Bt * Ht * Wt
+    # the oracle's live fp64 activations at their peak (decoder1: enc1, the upsampled, the
+    # concatenation, a conv output) and the fp64 input copy
+    live = x + px * (f + f + 2 * f + f)
+    doc = {
+        "title": "U-Net with softmax after every BatchNorm (KernelBench's UNetSoftmax)",
+        "level": 3,
+        "description": desc,
+        "params": {"in_channels": cin, "out_channels": cout, "features": f},
+        "inputs": [
+            {"name": "x", "dtype": "f32", "shape": ["B", cin, "H", "W"],
+             "init": {"dist": "uniform", "low": 0, "high": 1}},
+            {"name": "params", "dtype": "f32", "layers": layers},
+        ],
+        "outputs": [{"name": "y", "dtype": "f32", "shape": ["B", cout, "H", "W"]}],
+        "shapes": [
+            {"name": "timed", "timed": True, "dims": {"B": Bt, "H": Ht, "W": Wt}},
+            {"name": "odd", "dims": {"B": 2, "H": 48, "W": 80}},
+            {"name": "small", "dims": {"B": 1, "H": 16, "W": 32}},
+        ],
+        "precision": "fp32-strict",
+        "tolerance": {"atol": 1e-6, "rtol": 1e-5},
+        "flops": "B*H*W*%d" % int(round(per_px)),
+        "bytes": "4*(B*H*W*%d + %d)" % (cin + cout, P),
+        "memory_mb": memory_mb(x + P + y, y + live),
+        "baselines": ["cudnn/l3-%03d" % n],
+        "torch": "L3vit.unet(x, params)",
+    }
+    write(folder, doc)
+
+
+# ---- 029 SwinMLP -----------------------------------------------------------------------------
+
+def swin_mlp29():
+    n, folder = 29, "029-swin-mlp"
+    img, p, E, ws0, cls = 224, 4, 96, 7, 1000
+    depths, heads = [2, 2, 6, 2], [3, 6, 12, 24]
+    layers = [
+        {"conv2d": "patch_embed.proj", "in": 3, "out": E, "k": p},
+        {"layernorm": "patch_embed.norm", "c": E},
+    ]
+    R, C, per, live = img // p, E, 2 * (img // p) ** 2 * E * 3 * p * p, 0
+    for st in range(4):
+        ws = min(R, ws0)
+        w2 = heads[st] * ws * ws
+        layers.append({"repeat": depths[st], "var": "j", "layers": [
+            {"layernorm": "layers.%d.blocks.{j}.norm1" % st, "c": C},
+            {"conv1d": "layers.%d.blocks.{j}.spatial_mlp" % st, "in": w2, "out": w2, "k": 1,
+             "groups": heads[st]},
+            {"layernorm": "layers.%d.blocks.{j}.norm2" % st, "c": C},
+            {"linear": "layers.%d.blocks.{j}.mlp.fc1" % st, "in": C, "out": 4 * C},
+            {"linear": "layers.%d.blocks.{j}.mlp.fc2" % st, "in": 4 * C, "out": C},
+        ]})
+        per += depths[st] * R * R * (2 * C * ws * ws + 16 * C * C)
+        live = max(live, R * R * (C + C + 4 * C + C))
+        if st < 3:
+            layers += [
+                {"linear": "layers.%d.downsample.reduction" % st, "in": 4 * C, "out": 2 * C,
+                 "bias": False},
+                {"layernorm": "layers.%d.downsample.norm" % st, "c": 4 * C},
+            ]
+            per += (R // 2) ** 2 * 2 * 4 * C * 2 * C
+            R, C = R // 2, C * 2
+    layers += [{"layernorm": "norm", "c": C}, {"linear": "head", "in": C, "out": cls}]
+    per += 2 * C * cls
+    P = l3_layout.expand(layers, {})[1]
+    desc = (
+        "KernelBench's SwinMLP (Swin Transformer with the attention replaced by a spatial MLP; "
+        "image 224, patch 4, embed 96, depths 2·2·6·2, heads 3·6·12·24, window 7, mlp_ratio 4, "
+        "patch norm on, 1000 classes, every dropout and drop-path the identity). Tokens: "
+        "patch_embed.proj (Conv2d(3,96, k 4, stride 4)) flattened to [B, 56·56, 96] rows (token "
+        "y·56 + x), then patch_embed.norm (LayerNorm). Stage s (resolution R = 56/2^s, C = "
+        "96·2^s, nh heads, window ws = min(7, R)) runs its blocks: u = norm1(x) viewed [B,R,R,C]; "
+        "odd blocks (j = 1, 3, …) of stages whose R > 7 are shifted with shift ss = 3: u is "
+        "padded with zeros by ws − ss = 4 rows/columns before and ss = 3 after (F.pad, not a "
+        "roll: no masks), even blocks and the last stage (R = 7 = ws) are not; the (padded) "
+        "image is cut into ws×ws windows, and in each window the C/nh channels of head h are "
+        "mixed across the ws² positions by spatial_mlp = Conv1d(nh·ws², nh·ws², k 1, groups "
+        "nh): out[pos i, ch] = bias[h·ws²+i] + Σ_j weight[h·ws²+i, j, 0]·u[pos j, ch] "
+        "(window positions row-major, i = r·ws + c; padded positions are zeros and the outputs "
+        "there are cropped away); x = x + that; then x = x + fc2(GELU(fc1(norm2(x)))) "
+        "(C → 4C → C, GELU the exact erf one). Between stages PatchMerging: [x(2i,2j), "
+        "x(2i+1,2j), x(2i,2j+1), x(2i+1,2j+1)] concatenated along the channels (4C), "
+        "LayerNorm(4C), reduction Linear(4C → 2C, no bias). Finally LayerNorm(768), the mean "
+        "over the 49 tokens, head Linear(768, 1000): y [B,1000]. LayerNorms: eps 1e-5, "
+        "weight 1, bias 0. Input img [B,3,224,224]; %s Distributions: img ~ U[0,1) "
+        "(torch.rand, as KernelBench); convolutions and linears nn's default U(±1/√fan_in) "
+        "(spatial_mlp's fan_in = ws² = 49). Source: KernelBench level 3, task %d. Precision %s "
+        "Tolerance: |y − exact| ≤ 1e-5 + 1e-4·|exact| (provisional: logits ~0.5; 28 pre-norm "
+        "residual steps; sums ≤ 3072 products). B comes from the tensor shape; the image size "
+        "is fixed (PatchEmbed asserts 224). %s" % (LAYOUT, n, STRICT, RO))
+    Bt = 10
+    x = 3 * img * img
+    doc = {
+        "title": "Swin MLP (Swin Transformer with windowed spatial MLPs, 4 stages)",
+        "level": 3,
+        "description": desc,
+        "params": {"image_size": img, "patch_size": p, "embed_dim": E, "window_size": ws0,
+                   "num_classes": cls},
+        "inputs": [
+            {"name": "img", "dtype": "f32", "shape": ["B", 3, img, img],
+             "init": {"dist": "uniform", "low": 0, "high": 1}},
+            {"name": "params", "dtype": "f32", "layers": layers},
+        ],
+        "outputs": [{"name": "y", "dtype": "f32", "shape": ["B", cls]}],
+        "shapes": [
+            {"name": "timed", "timed": True, "dims": {"B": Bt}},
+            {"name": "odd", "dims": {"B": 3}},
+            {"name": "one", "dims": {"B": 1}},
+        ],
+        "precision": "fp32-strict",
+        "tolerance": {"atol": 1e-5, "rtol": 1e-4},
+        "flops": "B*%d" % per,
+        "bytes": "4*(B*%d + %d + B*%d)" % (x, P, cls),
+        "memory_mb": memory_mb(Bt * x + P + Bt * cls, Bt * (x + live + cls)),
+        "baselines": ["cudnn/l3-%03d" % n],
+        "torch": "L3vit.swin_mlp(img, params)",
+    }
+    write(folder, doc)
+
+
 def main():
+    swin_mlp29()
+    unet45()
+    vit28()
+    cvit32()
     netvlad(46, "046-netvlad-ghost-clusters", 16)
     netvlad(47, "047-netvlad-no-ghost-clusters", 0)
     mamba2(48, "048-mamba2-return-y", False)

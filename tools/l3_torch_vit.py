@@ -72,6 +72,227 @@ def mamba2(X, A, B, C, final, l=64):
     return (Y_diag + Y_off).reshape(b, S, *X.shape[2:])
 
 
+class ViT(nn.Module):
+    """L3/028: KernelBench's VisionTransformer, the encoder batch-first (DEPARTURES-vit.md:
+    KernelBench's batch_first=False makes the output independent of the image)."""
+
+    def __init__(self, image_size=224, patch_size=16, num_classes=10, dim=512, depth=6,
+                 heads=8, mlp_dim=2048, channels=3):
+        super().__init__()
+        num_patches = (image_size // patch_size) ** 2
+        patch_dim = channels * patch_size ** 2
+        self.patch_size = patch_size
+        self.pos_embedding = nn.Parameter(torch.randn(1, num_patches + 1, dim))
+        self.patch_to_embedding = nn.Linear(patch_dim, dim)
+        self.cls_token = nn.Parameter(torch.randn(1, 1, dim))
+        self.transformer = nn.TransformerEncoder(
+            nn.TransformerEncoderLayer(d_model=dim, nhead=heads, dim_feedforward=mlp_dim,
+                                       dropout=0.0, batch_first=True),
+            num_layers=depth, enable_nested_tensor=False)
+        self.mlp_head = nn.Sequential(nn.Linear(dim, mlp_dim), nn.GELU(), nn.Dropout(0.0),
+                                      nn.Linear(mlp_dim, num_classes))
+
+    def forward(self, img):
+        p = self.patch_size
+        x = img.unfold(2, p, p).unfold(3, p, p).reshape(img.shape[0], -1, p * p * img.shape[1])
+        x = self.patch_to_embedding(x)
+        x = torch.cat((self.cls_token.expand(img.shape[0], -1, -1), x), dim=1)
+        x = x + self.pos_embedding
+        x = self.transformer(x)
+        return self.mlp_head(x[:, 0])
+
+
+class CViT(nn.Module):
+    """L3/032: KernelBench's ConvolutionalVisionTransformer, unchanged."""
+
+    def __init__(self, num_classes=1000, embed_dim=128, num_heads=4, num_layers=6,
+                 mlp_ratio=4.0, patch_size=4, in_channels=3, image_size=32):
+        super().__init__()
+        self.conv1 = nn.Conv2d(in_channels, embed_dim, kernel_size=patch_size, stride=patch_size)
+        num_patches = (image_size // patch_size) ** 2
+        self.linear_proj = nn.Linear(embed_dim * num_patches, embed_dim)
+        self.transformer_layers = nn.ModuleList([
+            nn.TransformerEncoderLayer(d_model=embed_dim, nhead=num_heads,
+                                       dim_feedforward=int(embed_dim * mlp_ratio), dropout=0.0,
+                                       batch_first=True) for _ in range(num_layers)])
+        self.cls_token = nn.Parameter(torch.zeros(1, 1, embed_dim))
+        self.fc_out = nn.Linear(embed_dim, num_classes)
+
+    def forward(self, x):
+        B = x.size(0)
+        x = self.linear_proj(self.conv1(x).flatten(start_dim=1))
+        x = torch.cat((self.cls_token.expand(B, -1, -1), x.unsqueeze(1)), dim=1)
+        for layer in self.transformer_layers:
+            x = layer(x)
+        return self.fc_out(x[:, 0])
+
+
+class DoubleConv(nn.Module):
+    def __init__(self, i, o):
+        super().__init__()
+        self.double_conv = nn.Sequential(
+            nn.Conv2d(i, o, kernel_size=3, padding=1), nn.BatchNorm2d(o), nn.Softmax(dim=-1),
+            nn.Conv2d(o, o, kernel_size=3, padding=1), nn.BatchNorm2d(o), nn.Softmax(dim=-1))
+
+    def forward(self, x):
+        return self.double_conv(x)
+
+
+class UNet(nn.Module):
+    """L3/045: KernelBench's UNetSoftmax, unchanged."""
+
+    def __init__(self, cin=8, cout=4, f=64):
+        super().__init__()
+        self.encoder1 = DoubleConv(cin, f)
+        self.pool1 = nn.MaxPool2d(kernel_size=2, stride=2)
+        self.encoder2 = DoubleConv(f, f * 2)
+        self.pool2 = nn.MaxPool2d(kernel_size=2, stride=2)
+        self.encoder3 = DoubleConv(f * 2, f * 4)
+        self.pool3 = nn.MaxPool2d(kernel_size=2, stride=2)
+        self.encoder4 = DoubleConv(f * 4, f * 8)
+        self.pool4 = nn.MaxPool2d(kernel_size=2, stride=2)
+        self.bottleneck = DoubleConv(f * 8, f * 16)
+        self.upconv4 = nn.ConvTranspose2d(f * 16, f * 8, kernel_size=2, stride=2)
+        self.decoder4 = DoubleConv(f * 16, f * 8)
+        self.upconv3 = nn.ConvTranspose2d(f * 8, f * 4, kernel_size=2, stride=2)
+        self.decoder3 = DoubleConv(f * 8, f * 4)
+        self.upconv2 = nn.ConvTranspose2d(f * 4, f * 2, kernel_size=2, stride=2)
+        self.decoder2 = DoubleConv(f * 4, f * 2)
+        self.upconv1 = nn.ConvTranspose2d(f * 2, f, kernel_size=2, stride=2)
+        self.decoder1 = DoubleConv(f * 2, f)
+        self.final_conv = nn.Conv2d(f, cout, kernel_size=1)
+
+    def forward(self, x):
+        enc1 = self.encoder1(x)
+        enc2 = self.encoder2(self.pool1(enc1))
+        enc3 = self.encoder3(self.pool2(enc2))
+        enc4 = self.encoder4(self.pool3(enc3))
+        d = self.bottleneck(self.pool4(enc4))
+        d = self.decoder4(torch.cat((self.upconv4(d), enc4), dim=1))
+        d = self.decoder3(torch.cat((self.upconv3(d), enc3), dim=1))
+        d = self.decoder2(torch.cat((self.upconv2(d), enc2), dim=1))
+        d = self.decoder1(torch.cat((self.upconv1(d), enc1), dim=1))
+        return self.final_conv(d)
+
+
+class Mlp(nn.Module):
+    def __init__(self, d, hidden):
+        super().__init__()
+        self.fc1 = nn.Linear(d, hidden)
+        self.act = nn.GELU()
+        self.fc2 = nn.Linear(hidden, d)
+
+    def forward(self, x):
+        return self.fc2(self.act(self.fc1(x)))
+
+
+def window_partition(x, ws):
+    B, H, W, C = x.shape
+    x = x.view(B, H // ws, ws, W // ws, ws, C)
+    return x.permute(0, 1, 3, 2, 4, 5).contiguous().view(-1, ws, ws, C)
+
+
+def window_reverse(windows, ws, H, W):
+    B = int(windows.shape[0] / (H * W / ws / ws))
+    x = windows.view(B, H // ws, W // ws, ws, ws, -1)
+    return x.permute(0, 1, 3, 2, 4, 5).contiguous().view(B, H, W, -1)
+
+
+class SwinMLPBlock(nn.Module):
+    """KernelBench 29's block: the windowed grouped Conv1d, padding for the shift."""
+
+    def __init__(self, dim, res, nh, ws=7, ss=0):
+        super().__init__()
+        self.res, self.nh, self.ws, self.ss = res, nh, ws, ss
+        if min(res) <= ws:
+            self.ss, self.ws = 0, min(res)
+        w2 = nh * self.ws ** 2
+        self.norm1 = nn.LayerNorm(dim)
+        self.spatial_mlp = nn.Conv1d(w2, w2, kernel_size=1, groups=nh)
+        self.norm2 = nn.LayerNorm(dim)
+        self.mlp = Mlp(dim, 4 * dim)
+
+    def forward(self, x):
+        H, W = self.res
+        B, L, C = x.shape
+        ws, ss, nh = self.ws, self.ss, self.nh
+        shortcut = x
+        x = self.norm1(x).view(B, H, W, C)
+        if ss > 0:
+            x = F.pad(x, [0, 0, ws - ss, ss, ws - ss, ss], "constant", 0)
+        _, Hp, Wp, _ = x.shape
+        w = window_partition(x, ws).view(-1, ws * ws, nh, C // nh).transpose(1, 2)
+        w = self.spatial_mlp(w.reshape(-1, nh * ws * ws, C // nh))
+        w = w.view(-1, nh, ws * ws, C // nh).transpose(1, 2).reshape(-1, ws, ws, C)
+        x = window_reverse(w, ws, Hp, Wp)
+        if ss > 0:
+            x = x[:, ws - ss:-ss, ws - ss:-ss, :].contiguous()
+        x = shortcut + x.view(B, H * W, C)
+        return x + self.mlp(self.norm2(x))
+
+
+class PatchMerging(nn.Module):
+    def __init__(self, res, dim):
+        super().__init__()
+        self.res = res
+        self.reduction = nn.Linear(4 * dim, 2 * dim, bias=False)
+        self.norm = nn.LayerNorm(4 * dim)
+
+    def forward(self, x):
+        H, W = self.res
+        B, L, C = x.shape
+        x = x.view(B, H, W, C)
+        x = torch.cat([x[:, 0::2, 0::2], x[:, 1::2, 0::2], x[:, 0::2, 1::2], x[:, 1::2, 1::2]], -1)
+        return self.reduction(self.norm(x.view(B, -1, 4 * C)))
+
+
+class PatchEmbed(nn.Module):
+    def __init__(self, p, E):
+        super().__init__()
+        self.proj = nn.Conv2d(3, E, kernel_size=p, stride=p)
+        self.norm = nn.LayerNorm(E)
+
+    def forward(self, x):
+        return self.norm(self.proj(x).flatten(2).transpose(1, 2))
+
+
+class SwinStage(nn.Module):
+    def __init__(self, blocks, downsample):
+        super().__init__()
+        self.blocks = nn.ModuleList(blocks)
+        self.downsample = downsample
+
+    def forward(self, x):
+        for blk in self.blocks:
+            x = blk(x)
+        return self.downsample(x) if self.downsample is not None else x
+
+
+class SwinMLP(nn.Module):
+    """L3/029: KernelBench's SwinMLP with its defaults (dropouts and drop-path the identity)."""
+
+    def __init__(self, img=224, p=4, E=96, depths=(2, 2, 6, 2), heads=(3, 6, 12, 24), ws=7,
+                 classes=1000):
+        super().__init__()
+        self.patch_embed = PatchEmbed(p, E)
+        R = img // p
+        self.layers = nn.ModuleList()
+        for s, (d, nh) in enumerate(zip(depths, heads)):
+            dim, r = E * 2 ** s, R // 2 ** s
+            blocks = [SwinMLPBlock(dim, (r, r), nh, ws, 0 if i % 2 == 0 else ws // 2)
+                      for i in range(d)]
+            self.layers.append(SwinStage(blocks, PatchMerging((r, r), dim) if s < 3 else None))
+        self.norm = nn.LayerNorm(E * 8)
+        self.head = nn.Linear(E * 8, classes)
+
+    def forward(self, x):
+        x = self.patch_embed(x)
+        for layer in self.layers:
+            x = layer(x)
+        x = self.norm(x).transpose(1, 2).mean(dim=2)
+        return self.head(x)
+
+
 class Binder:
     def __init__(self, task):
         self.task = task
@@ -91,3 +312,15 @@ class Binder:
 
     def mamba2(self, X, A, B, C, final):
         return mamba2(X, A, B, C, final)
+
+    def vit(self, img, params):
+        return self.run("vit", ViT, params, img)
+
+    def cvit(self, img, params):
+        return self.run("cvit", CViT, params, img)
+
+    def unet(self, x, params):
+        return self.run("unet", UNet, params, x)
+
+    def swin_mlp(self, img, params):
+        return self.run("swin_mlp", SwinMLP, params, img)

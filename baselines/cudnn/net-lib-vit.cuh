@@ -7,12 +7,18 @@
  *                      GEMM over every (batch, chunk): states [P, N] = X_chunkᵀ · (B·decay)
  *     mamba_diag_gemm  Y_diag per head: one strided batched GEMM of the [64, 64] G blocks with
  *                      the [64, P] slices of X over every (batch, chunk)
- * BatchNorm and softmax are net-lib.cuh's cuDNN calls; the rest is net-vit.cuh's kernels. */
+ *     cua_net_conv_transpose2d  cudnnConvolutionBackwardData (conv-transpose-common.cuh: the
+ *                      algorithm chosen by measurement, FMA math), then the bias as its own
+ *                      kernel, as eager adds it
+ * BatchNorm, softmax and convolution are net-lib.cuh's cuDNN calls, attention net-lib-seq.cuh's
+ * cuBLAS one; the rest is net-vit.cuh's kernels. */
 #ifndef BASELINES_CUDNN_NET_LIB_VIT_CUH
 #define BASELINES_CUDNN_NET_LIB_VIT_CUH
 
 #include "net-lib.cuh"
+#include "net-lib-seq.cuh"
 #include "net-vit.cuh"
+#include "conv-transpose-common.cuh"
 
 /* One strided batched SGEMM: row-major C [M, N] (ldc) = alpha·op(A)·op(B) + beta·C. */
 static inline int vit_lib_sgemm(cudaStream_t s, const struct cua_gemm_desc &d, const float *A,
@@ -85,6 +91,41 @@ static inline int mamba_diag_gemm(cua_net_lib &b, const struct mamba_dims &d, co
 		                        1.0f, 0.0f));
 	*done = true;
 	return 0;
+}
+
+static inline void vit_lib_tensor(struct cua_tensor *t, void *p, const int64_t *s)
+{
+	memset(t, 0, sizeof(*t));
+	t->data = p;
+	t->dtype = CUA_F32;
+	t->ndim = 4;
+	memcpy(t->shape, s, 4 * sizeof(int64_t));
+}
+
+static inline int cua_net_conv_transpose2d(cua_net_lib &b, const cua_act<float> &x,
+                                           const float *w, const float *bias, int64_t F,
+                                           int64_t k, int64_t s, cua_act<float> *y)
+{
+	struct cua_conv_oracle_desc d;
+	struct cua_tensor io[3];
+	if (!w)
+		return CUA_CHECK_E_NULL;
+	CUA_CHECK(vit_convt_desc(x, F, k, s, &d));
+	CUA_CHECK(cua_net_alloc4(b, d.N, d.F, d.OH, d.OW, y));
+	if (k > INT_MAX || s > INT_MAX)
+		return CUA_CHECK_E_SHAPE;
+	const struct convt_hp hp = {2, {(int)k, (int)k, 0}, {(int)s, (int)s, 0}, {0, 0, 0},
+	                            {0, 0, 0}, {1, 1, 1}, 1};
+	const int64_t ws[4] = {d.C, d.F, k, k};
+	vit_lib_tensor(&io[0], x.p, x.s);
+	vit_lib_tensor(&io[1], (void *)w, ws);
+	vit_lib_tensor(&io[2], y->p, y->s);
+	CUA_CHECK(convt_cudnn(&hp, io, 2, &io[2], 1, b.stream));
+	if (bias)
+		net_bias_channels_kernel<float><<<cua_blocks_1d(y->numel(), CUA_NET_THREADS),
+		                                  CUA_NET_THREADS, 0, b.stream>>>(
+			y->p, bias, y->numel(), d.F, d.OH * d.OW);
+	return cua_net_last_error();
 }
 
 #endif /* BASELINES_CUDNN_NET_LIB_VIT_CUH */
