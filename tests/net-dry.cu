@@ -174,6 +174,9 @@ namespace t028 {
 namespace t029 {
 #include "../tasks/L3/029-swin-mlp/reference.cu"
 }
+namespace t030 {
+#include "../tasks/L3/030-swin-transformer-v2/reference.cu"
+}
 namespace t032 {
 #include "../tasks/L3/032-convolutional-vision-transformer/reference.cu"
 }
@@ -203,6 +206,7 @@ static const struct {
 	{"012-vgg19", t012::dry},
 	{"028-vision-transformer", t028::dry},
 	{"029-swin-mlp", t029::dry},
+	{"030-swin-transformer-v2", t030::dry},
 	{"032-convolutional-vision-transformer", t032::dry},
 	{"045-unet-softmax", t045::dry},
 	{"046-netvlad-ghost-clusters", t046::dry},

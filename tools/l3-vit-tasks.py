@@ -526,7 +526,111 @@ def swin_mlp29():
     write(folder, doc)
 
 
+# ---- 030 SwinTransformerV2 -------------------------------------------------------------------
+
+def swin_v2_30():
+    n, folder = 30, "030-swin-transformer-v2"
+    img, p, E, ws0, cls = 224, 4, 96, 7, 1000
+    depths, heads = [2, 2, 6, 2], [3, 6, 12, 24]
+    zero = {"dist": "const", "value": 0}
+    layers = [
+        {"conv2d": "patch_embed.proj", "in": 3, "out": E, "k": p},
+        {"layernorm": "patch_embed.norm", "c": E},
+    ]
+    R, C, per, live = img // p, E, 2 * (img // p) ** 2 * E * 3 * p * p, 0
+    for st in range(4):
+        nh = heads[st]
+        ws = min(R, ws0)
+        b = "layers.%d.blocks.{j}." % st
+        layers.append({"repeat": depths[st], "var": "j", "layers": [
+            {"layernorm": b + "norm1", "c": C},
+            {"tensor": b + "attn.logit_scale", "shape": [nh, 1, 1],
+             "init": {"dist": "const", "value": round(math.log(10.0), 15)}},
+            {"tensor": b + "attn.q_bias", "shape": [C], "init": zero},
+            {"tensor": b + "attn.v_bias", "shape": [C], "init": zero},
+            {"linear": b + "attn.cpb_mlp.0", "in": 2, "out": 512},
+            {"linear": b + "attn.cpb_mlp.2", "in": 512, "out": nh, "bias": False},
+            {"linear": b + "attn.qkv", "in": C, "out": 3 * C, "bias": False},
+            {"linear": b + "attn.proj", "in": C, "out": C},
+            {"layernorm": b + "norm2", "c": C},
+            {"linear": b + "mlp.fc1", "in": C, "out": 4 * C},
+            {"linear": b + "mlp.fc2", "in": 4 * C, "out": C},
+        ]})
+        per += depths[st] * R * R * (2 * C * 4 * C + 16 * C * C + 4 * ws * ws * C)
+        live = max(live, R * R * (C + 3 * C + C + 4 * C + C))
+        if st < 3:
+            layers += [
+                {"linear": "layers.%d.downsample.reduction" % st, "in": 4 * C, "out": 2 * C,
+                 "bias": False},
+                {"layernorm": "layers.%d.downsample.norm" % st, "c": 2 * C},
+            ]
+            per += (R // 2) ** 2 * 2 * 4 * C * 2 * C
+            R, C = R // 2, C * 2
+    layers += [{"layernorm": "norm", "c": C}, {"linear": "head", "in": C, "out": cls}]
+    per += 2 * C * cls
+    P = l3_layout.expand(layers, {})[1]
+    desc = (
+        "KernelBench's SwinTransformerV2 (image 224, patch 4, embed 96, depths 2·2·6·2, heads "
+        "3·6·12·24, window 7, mlp_ratio 4, qkv_bias, patch norm on, 1000 classes, every dropout "
+        "and drop-path the identity, pretrained window 0). Tokens: patch_embed.proj "
+        "(Conv2d(3,96, k 4, stride 4)) as [B, 56·56, 96] rows (token y·56 + x), then "
+        "patch_embed.norm. Stage s (R = 56/2^s, C = 96·2^s, nh heads, ws = min(7, R)); block j "
+        "(res-post-norm): x = x + norm1(proj(A(x))); x = x + norm2(fc2(GELU(fc1(x)))) (C → 4C → "
+        "C, exact GELU). A = shifted-window cosine attention: odd blocks of stages with R > 7 "
+        "roll the [R,R] token grid by −3 in both axes (torch.roll; the output is rolled back), "
+        "others do not; the grid is cut into ws×ws windows (positions row-major); per window "
+        "and head h (C/nh channels): [q|k|v] = x·qkv.weightᵀ + cat(q_bias, 0, v_bias); "
+        "score[i,j] = (q_i/‖q_i‖)·(k_j/‖k_j‖) (F.normalize, eps 1e-12) · exp(min(logit_scale[h], "
+        "ln 100)) + 16·sigmoid(cpb[h, i, j]) + mask[i,j]; softmax over j; Σ_j P·v_j; heads side "
+        "by side, then proj (Linear(C,C)). The continuous position bias cpb = cpb_mlp(table) "
+        "(Linear(2,512) → ReLU → Linear(512,nh, no bias)) at the window offset (dy, dx) = "
+        "position i − position j (rows, columns), table = (t(dy), t(dx)) with t(d) = "
+        "sign(u)·log2(|u|+1)/3, u = 8·d/(ws−1), computed in fp32 as PyTorch's buffer is. "
+        "mask (shifted blocks only): −100 where positions i and j of the rolled image lie in "
+        "different regions, regions being the 3×3 products of the row/column ranges "
+        "[0, R−7), [R−7, R−3), [R−3, R) of the rolled coordinates, else 0. PatchMerging (v2): "
+        "[x(2i,2j), x(2i+1,2j), x(2i,2j+1), x(2i+1,2j+1)] along the channels, reduction "
+        "Linear(4C → 2C, no bias), then LayerNorm(2C). Finally LayerNorm(768), the mean over "
+        "the 49 tokens, head Linear(768,1000): y [B,1000]. LayerNorms eps 1e-5. Input img "
+        "[B,3,224,224]; %s Distributions: img ~ U[0,1) (torch.rand, as KernelBench); "
+        "logit_scale ln 10, q_bias and v_bias 0 (KernelBench's init); convolutions and linears "
+        "nn's default U(±1/√fan_in). Source: KernelBench level 3, task %d. Precision %s "
+        "Tolerance: |y − exact| ≤ 1e-5 + 1e-4·|exact| (provisional: logits ~0.5; cosine scores "
+        "·10 and a bias ≤ 16 keep the softmax logits within ±26, unsaturated over 49 keys; "
+        "LayerNorm'd residual branches). B comes from the tensor shape; the image size is "
+        "fixed (PatchEmbed asserts 224). %s" % (LAYOUT, n, STRICT, RO))
+    Bt = 10
+    x = 3 * img * img
+    doc = {
+        "title": "Swin Transformer V2 (shifted-window cosine attention, log-spaced position bias MLP)",
+        "level": 3,
+        "description": desc,
+        "params": {"image_size": img, "patch_size": p, "embed_dim": E, "window_size": ws0,
+                   "num_classes": cls},
+        "inputs": [
+            {"name": "img", "dtype": "f32", "shape": ["B", 3, img, img],
+             "init": {"dist": "uniform", "low": 0, "high": 1}},
+            {"name": "params", "dtype": "f32", "layers": layers},
+        ],
+        "outputs": [{"name": "y", "dtype": "f32", "shape": ["B", cls]}],
+        "shapes": [
+            {"name": "timed", "timed": True, "dims": {"B": Bt}},
+            {"name": "odd", "dims": {"B": 3}},
+            {"name": "one", "dims": {"B": 1}},
+        ],
+        "precision": "fp32-strict",
+        "tolerance": {"atol": 1e-5, "rtol": 1e-4},
+        "flops": "B*%d" % per,
+        "bytes": "4*(B*%d + %d + B*%d)" % (x, P, cls),
+        "memory_mb": memory_mb(Bt * x + P + Bt * cls, Bt * (x + live + cls)),
+        "baselines": ["cudnn/l3-%03d" % n],
+        "torch": "L3vit.swin_v2(img, params)",
+    }
+    write(folder, doc)
+
+
 def main():
+    swin_v2_30()
     swin_mlp29()
     unet45()
     vit28()

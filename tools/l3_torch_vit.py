@@ -293,6 +293,132 @@ class SwinMLP(nn.Module):
         return self.head(x)
 
 
+class WindowAttentionV2(nn.Module):
+    """KernelBench 30's WindowAttention: cosine attention, the log-spaced CPB MLP."""
+
+    def __init__(self, dim, ws, nh):
+        super().__init__()
+        self.ws, self.nh = ws, nh
+        self.logit_scale = nn.Parameter(torch.log(10 * torch.ones((nh, 1, 1))))
+        self.cpb_mlp = nn.Sequential(nn.Linear(2, 512, bias=True), nn.ReLU(inplace=True),
+                                     nn.Linear(512, nh, bias=False))
+        r = torch.arange(-(ws - 1), ws, dtype=torch.float32)
+        table = torch.stack(torch.meshgrid([r, r], indexing="ij")).permute(1, 2, 0).contiguous()
+        table = table.unsqueeze(0) / (ws - 1) * 8
+        table = torch.sign(table) * torch.log2(torch.abs(table) + 1.0) / math.log2(8)
+        self.register_buffer("relative_coords_table", table)
+        c = torch.arange(ws)
+        coords = torch.flatten(torch.stack(torch.meshgrid([c, c], indexing="ij")), 1)
+        rel = (coords[:, :, None] - coords[:, None, :]).permute(1, 2, 0).contiguous()
+        rel[:, :, 0] += ws - 1
+        rel[:, :, 1] += ws - 1
+        rel[:, :, 0] *= 2 * ws - 1
+        self.register_buffer("relative_position_index", rel.sum(-1))
+        self.qkv = nn.Linear(dim, dim * 3, bias=False)
+        self.q_bias = nn.Parameter(torch.zeros(dim))
+        self.v_bias = nn.Parameter(torch.zeros(dim))
+        self.proj = nn.Linear(dim, dim)
+
+    def forward(self, x, mask=None):
+        B_, N, C = x.shape
+        bias = torch.cat((self.q_bias, torch.zeros_like(self.v_bias), self.v_bias))
+        qkv = F.linear(x, self.qkv.weight, bias).reshape(B_, N, 3, self.nh, -1).permute(2, 0, 3, 1, 4)
+        q, k, v = qkv[0], qkv[1], qkv[2]
+        attn = F.normalize(q, dim=-1) @ F.normalize(k, dim=-1).transpose(-2, -1)
+        scale = torch.clamp(self.logit_scale, max=math.log(1.0 / 0.01)).exp()
+        attn = attn * scale
+        table = self.cpb_mlp(self.relative_coords_table.to(x.dtype)).view(-1, self.nh)
+        rpb = table[self.relative_position_index.view(-1)].view(N, N, -1).permute(2, 0, 1)
+        attn = attn + 16 * torch.sigmoid(rpb).unsqueeze(0)
+        if mask is not None:
+            nW = mask.shape[0]
+            attn = attn.view(B_ // nW, nW, self.nh, N, N) + mask.unsqueeze(1).unsqueeze(0)
+            attn = attn.view(-1, self.nh, N, N)
+        attn = attn.softmax(dim=-1)
+        return self.proj((attn @ v).transpose(1, 2).reshape(B_, N, C))
+
+
+class SwinV2Block(nn.Module):
+    def __init__(self, dim, res, nh, ws=7, ss=0):
+        super().__init__()
+        self.res, self.ws, self.ss = res, ws, ss
+        if min(res) <= ws:
+            self.ss, self.ws = 0, min(res)
+        self.norm1 = nn.LayerNorm(dim)
+        self.attn = WindowAttentionV2(dim, self.ws, nh)
+        self.norm2 = nn.LayerNorm(dim)
+        self.mlp = Mlp(dim, 4 * dim)
+        mask = None
+        if self.ss > 0:
+            H, W = res
+            img = torch.zeros((1, H, W, 1))
+            sl = (slice(0, -self.ws), slice(-self.ws, -self.ss), slice(-self.ss, None))
+            cnt = 0
+            for h in sl:
+                for w in sl:
+                    img[:, h, w, :] = cnt
+                    cnt += 1
+            mw = window_partition(img, self.ws).view(-1, self.ws * self.ws)
+            mask = mw.unsqueeze(1) - mw.unsqueeze(2)
+            mask = mask.masked_fill(mask != 0, -100.0).masked_fill(mask == 0, 0.0)
+        self.register_buffer("attn_mask", mask)
+
+    def forward(self, x):
+        H, W = self.res
+        B, L, C = x.shape
+        ws, ss = self.ws, self.ss
+        shortcut = x
+        x = x.view(B, H, W, C)
+        if ss > 0:
+            x = torch.roll(x, shifts=(-ss, -ss), dims=(1, 2))
+        w = self.attn(window_partition(x, ws).view(-1, ws * ws, C),
+                      mask=None if self.attn_mask is None else self.attn_mask.to(x.dtype))
+        x = window_reverse(w.view(-1, ws, ws, C), ws, H, W)
+        if ss > 0:
+            x = torch.roll(x, shifts=(ss, ss), dims=(1, 2))
+        x = shortcut + self.norm1(x.reshape(B, H * W, C))
+        return x + self.norm2(self.mlp(x))
+
+
+class PatchMergingV2(nn.Module):
+    def __init__(self, res, dim):
+        super().__init__()
+        self.res = res
+        self.reduction = nn.Linear(4 * dim, 2 * dim, bias=False)
+        self.norm = nn.LayerNorm(2 * dim)
+
+    def forward(self, x):
+        H, W = self.res
+        B, L, C = x.shape
+        x = x.view(B, H, W, C)
+        x = torch.cat([x[:, 0::2, 0::2], x[:, 1::2, 0::2], x[:, 0::2, 1::2], x[:, 1::2, 1::2]], -1)
+        return self.norm(self.reduction(x.view(B, -1, 4 * C)))
+
+
+class SwinV2(nn.Module):
+    """L3/030: KernelBench's SwinTransformerV2 with its defaults."""
+
+    def __init__(self, img=224, p=4, E=96, depths=(2, 2, 6, 2), heads=(3, 6, 12, 24), ws=7,
+                 classes=1000):
+        super().__init__()
+        self.patch_embed = PatchEmbed(p, E)
+        R = img // p
+        self.layers = nn.ModuleList()
+        for s, (d, nh) in enumerate(zip(depths, heads)):
+            dim, r = E * 2 ** s, R // 2 ** s
+            blocks = [SwinV2Block(dim, (r, r), nh, ws, 0 if i % 2 == 0 else ws // 2)
+                      for i in range(d)]
+            self.layers.append(SwinStage(blocks, PatchMergingV2((r, r), dim) if s < 3 else None))
+        self.norm = nn.LayerNorm(E * 8)
+        self.head = nn.Linear(E * 8, classes)
+
+    def forward(self, x):
+        x = self.patch_embed(x)
+        for layer in self.layers:
+            x = layer(x)
+        return self.head(self.norm(x).transpose(1, 2).mean(dim=2))
+
+
 class Binder:
     def __init__(self, task):
         self.task = task
@@ -324,3 +450,6 @@ class Binder:
 
     def swin_mlp(self, img, params):
         return self.run("swin_mlp", SwinMLP, params, img)
+
+    def swin_v2(self, img, params):
+        return self.run("swin_v2", SwinV2, params, img)

@@ -1090,4 +1090,233 @@ static int cua_net_swin_mlp_task(B &b, const struct cua_tensor *in, int n_in,
 	return cua_net_output(b, y, &out[0]);
 }
 
+/* ---- SwinV2 window attention (L3/030) -------------------------------------------------- */
+
+#define SWIN_MAX_WIN 64        /* positions per window the attention kernel holds */
+
+/* The continuous position bias: for each of the (2ws−1)² relative offsets (dy, dx) of a
+ * ws×ws window, the log-spaced coordinates t = sign(u)·log2(|u| + 1)/log2(8) with
+ * u = 8·d/(ws − 1) (pretrained window 0), then cpb_mlp = Linear(2, 512) → ReLU →
+ * Linear(512, nh, no bias), then 16·sigmoid. Writes bias[h][i][j] for window positions i, j
+ * (relative_position_index: offset of i − j). One thread per (h, i, j): the 512-wide MLP is
+ * recomputed per pair (ws⁴·nh·1024 flops: nothing next to the attention). */
+template <typename T>
+__global__ void swin_cpb_kernel(const float *__restrict__ w1, const float *__restrict__ b1,
+                                const float *__restrict__ w2, T *__restrict__ bias, int64_t ws,
+                                int64_t nh, int64_t hidden)
+{
+	const int64_t w2n = ws * ws, n = nh * w2n * w2n;
+	for (int64_t t = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; t < n;
+	     t += (int64_t)gridDim.x * blockDim.x) {
+		const int64_t j = t % w2n, i = (t / w2n) % w2n, h = t / (w2n * w2n);
+		T c[2];
+		const int64_t d[2] = {i / ws - j / ws, i % ws - j % ws};
+		for (int k = 0; k < 2; k++) {
+			/* float arithmetic, as PyTorch builds the float32 buffer */
+			float u = (float)d[k] / (float)(ws - 1) * 8.0f;
+			float a = log2f(fabsf(u) + 1.0f) / (float)3.0;    /* np.log2(8) = 3 */
+			c[k] = (T)(u > 0 ? a : u < 0 ? -a : 0.0f);
+		}
+		T acc = 0;
+		for (int64_t m = 0; m < hidden; m++) {
+			T v = (T)b1[m] + (T)w1[2 * m] * c[0] + (T)w1[2 * m + 1] * c[1];
+			acc += v > (T)0 ? (T)w2[h * hidden + m] * v : (T)0;
+		}
+		bias[t] = (T)16 / ((T)1 + vit_exp(-acc));
+	}
+}
+
+/* One thread per (image, token, head) of the original token order: its shifted coordinates
+ * (torch.roll by −ss) give its window and position; the window's keys are gathered back
+ * through the roll. Scores = cos(q̂, k̂)·exp(min(logit_scale[h], log 100)) + bias[h][i][j] +
+ * (−100 where the two positions carry different region labels of the shifted image, ss > 0),
+ * softmax over the ws² keys, times v. q = qkv_q + q_bias, k = qkv_k, v = qkv_v + v_bias (the
+ * qkv bias is cat(q_bias, 0, v_bias)); F.normalize's eps 1e-12. y rows [N·H·W, C]. */
+template <typename T>
+__global__ void swin_v2_attention_kernel(const T *__restrict__ qkv, const float *__restrict__ qb,
+                                         const float *__restrict__ vb,
+                                         const float *__restrict__ lscale,
+                                         const T *__restrict__ bias, T *__restrict__ y, int64_t N,
+                                         int64_t H, int64_t W, int64_t C, int64_t nh, int64_t ws,
+                                         int64_t ss)
+{
+	const int64_t hs = C / nh, w2 = ws * ws, n = N * H * W * nh;
+	for (int64_t t = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; t < n;
+	     t += (int64_t)gridDim.x * blockDim.x) {
+		const int64_t h = t % nh, tok = t / nh, xx = tok % W, yy = (tok / W) % H;
+		const int64_t bi = tok / (W * H);
+		const int64_t sy = (yy - ss + H) % H, sx = (xx - ss + W) % W;
+		const int64_t wy0 = sy / ws * ws, wx0 = sx / ws * ws;
+		const int64_t pi = (sy % ws) * ws + sx % ws;
+		/* region labels of the shifted image: [0, H−ws), [H−ws, H−ss), [H−ss, H) per axis */
+		const int li = ss ? 3 * (sy < H - ws ? 0 : sy < H - ss ? 1 : 2) +
+		                        (sx < W - ws ? 0 : sx < W - ss ? 1 : 2)
+		                  : 0;
+		const T *qr = qkv + tok * 3 * C + h * hs;
+		T qn = 0;
+		for (int64_t e = 0; e < hs; e++) {
+			const T q = qr[e] + (T)qb[h * hs + e];
+			qn += q * q;
+		}
+		qn = vit_sqrt(qn);
+		qn = qn > (T)1e-12 ? qn : (T)1e-12;
+		T ls = (T)lscale[h];
+		ls = ls < (T)4.605170185988092 ? ls : (T)4.605170185988092;    /* log(1/0.01) */
+		const T scale = vit_exp(ls);
+		T sc[SWIN_MAX_WIN], m = (T)-INFINITY;
+		for (int64_t j = 0; j < w2; j++) {
+			const int64_t ky = wy0 + j / ws, kx = wx0 + j % ws;   /* shifted coordinates */
+			const int64_t ktok = (bi * H + (ky + ss) % H) * W + (kx + ss) % W;
+			const T *kr = qkv + ktok * 3 * C + C + h * hs;
+			T dot = 0, kn = 0;
+			for (int64_t e = 0; e < hs; e++) {
+				dot += (qr[e] + (T)qb[h * hs + e]) * kr[e];
+				kn += kr[e] * kr[e];
+			}
+			kn = vit_sqrt(kn);
+			kn = kn > (T)1e-12 ? kn : (T)1e-12;
+			T v = dot / qn / kn * scale + bias[(h * w2 + pi) * w2 + j];
+			if (ss) {
+				const int lj = 3 * (ky < H - ws ? 0 : ky < H - ss ? 1 : 2) +
+				               (kx < W - ws ? 0 : kx < W - ss ? 1 : 2);
+				if (lj != li)
+					v += (T)-100;
+			}
+			sc[j] = v;
+			m = v > m ? v : m;
+		}
+		T sum = 0;
+		for (int64_t j = 0; j < w2; j++) {
+			sc[j] = vit_exp(sc[j] - m);
+			sum += sc[j];
+		}
+		T *yr = y + tok * C + h * hs;
+		for (int64_t e = 0; e < hs; e++) {
+			T acc = 0;
+			for (int64_t j = 0; j < w2; j++) {
+				const int64_t ky = wy0 + j / ws, kx = wx0 + j % ws;
+				const int64_t ktok = (bi * H + (ky + ss) % H) * W + (kx + ss) % W;
+				acc += sc[j] * (qkv[ktok * 3 * C + 2 * C + h * hs + e] + (T)vb[h * hs + e]);
+			}
+			yr[e] = acc / sum;
+		}
+	}
+}
+
+/* SwinV2's windowed attention core on qkv rows [N·H·W, 3C] (before the output projection). */
+template <class B>
+static int swin_v2_attention(B &b, const cua_act<typename B::T> &qkv, int64_t N, int64_t H,
+                             int64_t W, int64_t nh, int64_t ws, int64_t ss, const float *qb,
+                             const float *vb, const float *lscale, const float *cpb_w1,
+                             const float *cpb_b1, const float *cpb_w2,
+                             cua_act<typename B::T> *y)
+{
+	typedef typename B::T T;
+	const int64_t C = qkv.s[1] / 3;
+	cua_act<T> bias;
+	if (!qb || !vb || !lscale || !cpb_w1 || !cpb_b1 || !cpb_w2)
+		return CUA_CHECK_E_NULL;
+	if (qkv.nd != 2 || qkv.s[0] != N * H * W || C % nh || H % ws || W % ws ||
+	    ws * ws > SWIN_MAX_WIN)
+		return CUA_CHECK_E_SHAPE;
+	CUA_CHECK(cua_net_alloc2(b, N * H * W, C, y));
+	CUA_CHECK(cua_net_alloc2(b, nh * ws * ws, ws * ws, &bias));
+	if constexpr (vit_runs<B>::value) {
+		swin_cpb_kernel<T><<<vit_blocks(bias.numel()), VIT_THREADS, 0, b.stream>>>(
+			cpb_w1, cpb_b1, cpb_w2, bias.p, ws, nh, 512);
+		swin_v2_attention_kernel<T><<<vit_blocks(N * H * W * nh), VIT_THREADS, 0, b.stream>>>(
+			qkv.p, qb, vb, lscale, bias.p, y->p, N, H, W, C, nh, ws, ss);
+		CUA_CHECK(cua_net_last_error());
+	}
+	cua_net_free(b, &bias);
+	return 0;
+}
+
+/* L3/030: KernelBench's SwinTransformerV2 (image 224, patch 4, embed 96, depths 2 2 6 2,
+ * heads 3 6 12 24, window 7, mlp ratio 4, qkv bias, patch norm, 1000 classes). Block
+ * (res-post-norm): x = x + norm1(proj(attention(x))); x = x + norm2(mlp(x)). */
+template <class B>
+static int cua_net_swin_v2_task(B &b, const struct cua_tensor *in, int n_in,
+                                struct cua_tensor *out, int n_out)
+{
+	typedef typename B::T T;
+	const int64_t img_size = 224, p = 4, E = 96, ws0 = 7, classes = 1000, cpb = 512;
+	const int depths[4] = {2, 2, 6, 2}, heads[4] = {3, 6, 12, 24};
+	CUA_CHECK(cua_check_counts(in, n_in, 2, out, n_out, 1));
+	cua_act<T> img, cv, x, qkv, a, pj, f, m, pooled, y;
+	CUA_CHECK(cua_net_input(b, &in[0], 4, &img));
+	const int64_t N = img.s[0];
+	if (img.s[1] != 3 || img.s[2] != img_size || img.s[3] != img_size)
+		return CUA_CHECK_E_SHAPE;
+	const int64_t od[2] = {N, classes};
+	CUA_CHECK(vit_check_out<T>(&out[0], 2, od));
+	struct cua_par c;
+	CUA_CHECK(cua_par_begin(&c, &in[1]));
+	const float *pw = cua_par_take(&c, E * 3 * p * p), *pb = cua_par_take(&c, E);
+	const float *pnw = cua_par_take(&c, E), *pnb = cua_par_take(&c, E);
+	CUA_CHECK(cua_net_conv2d(b, img, pw, pb, cua_conv(E, p, p), &cv));
+	cua_net_free(b, &img);
+	CUA_CHECK(vit_to_rows(b, cv, &x));
+	cua_net_free(b, &cv);
+	CUA_CHECK(vit_layernorm(b, &x, pnw, pnb));
+	int64_t R = img_size / p, C = E;
+	for (int st = 0; st < 4; st++) {
+		const int64_t nh = heads[st], ws = R <= ws0 ? R : ws0;
+		for (int j = 0; j < depths[st]; j++) {
+			const int64_t ss = R <= ws0 || j % 2 == 0 ? 0 : ws0 / 2;
+			const float *n1w = cua_par_take(&c, C), *n1b = cua_par_take(&c, C);
+			const float *ls = cua_par_take(&c, nh);
+			const float *qb = cua_par_take(&c, C), *vb = cua_par_take(&c, C);
+			const float *c1w = cua_par_take(&c, cpb * 2), *c1b = cua_par_take(&c, cpb);
+			const float *c2w = cua_par_take(&c, nh * cpb);
+			const float *qw = cua_par_take(&c, 3 * C * C);
+			const float *prw = cua_par_take(&c, C * C), *prb = cua_par_take(&c, C);
+			const float *n2w = cua_par_take(&c, C), *n2b = cua_par_take(&c, C);
+			const float *f1w = cua_par_take(&c, 4 * C * C), *f1b = cua_par_take(&c, 4 * C);
+			const float *f2w = cua_par_take(&c, 4 * C * C), *f2b = cua_par_take(&c, C);
+			CUA_CHECK(cua_net_linear(b, x, qw, NULL, 3 * C, &qkv));
+			CUA_CHECK(swin_v2_attention(b, qkv, N, R, R, nh, ws, ss, qb, vb, ls, c1w, c1b,
+			                            c2w, &a));
+			cua_net_free(b, &qkv);
+			CUA_CHECK(cua_net_linear(b, a, prw, prb, C, &pj));
+			cua_net_free(b, &a);
+			CUA_CHECK(vit_layernorm(b, &pj, n1w, n1b));
+			CUA_CHECK(cua_net_add(b, &x, pj));
+			cua_net_free(b, &pj);
+			CUA_CHECK(cua_net_linear(b, x, f1w, f1b, 4 * C, &f));
+			CUA_CHECK(cua_net_gelu(b, &f));
+			CUA_CHECK(cua_net_linear(b, f, f2w, f2b, C, &m));
+			cua_net_free(b, &f);
+			CUA_CHECK(vit_layernorm(b, &m, n2w, n2b));
+			CUA_CHECK(cua_net_add(b, &x, m));
+			cua_net_free(b, &m);
+		}
+		if (st < 3) {
+			/* PatchMerging (v2): gather, reduction Linear(4C → 2C), then LayerNorm(2C) */
+			const float *red = cua_par_take(&c, 2 * C * 4 * C);
+			const float *mw = cua_par_take(&c, 2 * C), *mb = cua_par_take(&c, 2 * C);
+			cua_act<T> g;
+			CUA_CHECK(cua_net_alloc2(b, N * (R / 2) * (R / 2), 4 * C, &g));
+			if constexpr (vit_runs<B>::value) {
+				swin_merge_kernel<T><<<vit_blocks(g.numel()), VIT_THREADS, 0, b.stream>>>(
+					x.p, g.p, N, R, R, C);
+				CUA_CHECK(cua_net_last_error());
+			}
+			cua_net_free(b, &x);
+			CUA_CHECK(cua_net_linear(b, g, red, NULL, 2 * C, &x));
+			cua_net_free(b, &g);
+			CUA_CHECK(vit_layernorm(b, &x, mw, mb));
+			R /= 2;
+			C *= 2;
+		}
+	}
+	const float *nw = cua_par_take(&c, C), *nb = cua_par_take(&c, C);
+	const float *hw = cua_par_take(&c, classes * C), *hb = cua_par_take(&c, classes);
+	CUA_CHECK(cua_par_end(&c));
+	CUA_CHECK(vit_layernorm(b, &x, nw, nb));
+	CUA_CHECK(vit_token_mean(b, x, N, R * R, &pooled));
+	CUA_CHECK(cua_net_linear(b, pooled, hw, hb, classes, &y));
+	return cua_net_output(b, y, &out[0]);
+}
+
 #endif /* CUA_COMMON_NET_VIT_CUH */
