@@ -394,11 +394,12 @@ def unet45():
         "DoubleConv(2c, c); output final_conv (1×1, 64→4) of the last, [B,4,H,W]. Input x "
         "[B,8,H,W]; %s Distributions: x ~ U[0,1) (torch.rand, as KernelBench); convolutions "
         "nn's default U(±1/√fan_in) (ConvTranspose2d's fan_in = c·4), BatchNorm weight 1, bias 0. "
-        "Every DoubleConv ends in a softmax over W, so the last one's values are ~1/W and the "
-        "output is final_conv's bias plus an x-dependent part ~1e-3 in size: the tolerance is "
-        "set well below that part. Source: KernelBench level 3, task %d. Precision %s "
-        "Tolerance: |y − exact| ≤ 1e-6 + 1e-5·|exact| (provisional: outputs ~0.1, their "
-        "x-dependent part ~1e-3; each BatchNorm renormalises, so errors do not compound). H and "
+        "Source: KernelBench level 3, task %d. Precision %s Tolerance: |y − exact| ≤ 2e-4 + "
+        "2e-3·|exact| (provisional, loose on purpose: outputs ≤ ~0.7, their x-dependent part "
+        "~0.03 rms; in the decoder BatchNorm divides by the small batch deviation of "
+        "convolutions of peaky softmax outputs (logits up to ±28), which amplifies rounding "
+        "about twofold per layer, so a correct fp32 evaluation already differs from the exact "
+        "one by ~1e-4: DEPARTURES-vit.md). H and "
         "W must be multiples of 16 (four poolings, then four ×2 upsamplings that must meet the "
         "encoder's extents) and B·H·W/256 ≥ 2 (the bottleneck's batch statistics); B, H and W "
         "come from the tensor shapes, the channels are fixed. %s"
@@ -426,7 +427,7 @@ def unet45():
             {"name": "small", "dims": {"B": 1, "H": 16, "W": 32}},
         ],
         "precision": "fp32-strict",
-        "tolerance": {"atol": 1e-6, "rtol": 1e-5},
+        "tolerance": {"atol": 2e-4, "rtol": 2e-3},
         "flops": "B*H*W*%d" % int(round(per_px)),
         "bytes": "4*(B*H*W*%d + %d)" % (cin + cout, P),
         "memory_mb": memory_mb(x + P + y, y + live),
