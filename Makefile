@@ -116,15 +116,27 @@ $(BUILD)/tests/so/%.so: tests/data/so/%.c
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 -O1 -D_GNU_SOURCE -w -shared -fPIC -o $@ $<
 
+# a serving judge without a GPU, for tests/test-judges.c
+$(BUILD)/tests/fake-judge: tests/fakes/fake-judge.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(RPATH) $(LDLIBS)
+
 # Every Level 3 reference walked on a dry backend (shapes and params only, no GPU).
 $(BUILD)/net-dry: tests/net-dry.cu $(wildcard tasks/common/*.cuh) $(wildcard tasks/L3/*/reference.cu)
 	@mkdir -p $(dir $@)
 	$(NVCC) -std=c++17 -Iinclude -Itasks/common -o $@ $<
 
-test: $(BUILD)/cuarena $(BUILD)/cuarena-cand $(BUILD)/test-suite $(HELPERS) $(SOFIXTURES) $(BUILD)/net-dry
+# The same for the recurrent and attention networks (several inputs and outputs).
+$(BUILD)/net-dry-seq: tests/net-dry-seq.cu $(wildcard tasks/common/*.cuh) $(wildcard tasks/L3/*/reference.cu)
+	@mkdir -p $(dir $@)
+	$(NVCC) -std=c++17 -Iinclude -Itasks/common -o $@ $<
+
+test: $(BUILD)/cuarena $(BUILD)/cuarena-cand $(BUILD)/test-suite $(HELPERS) $(SOFIXTURES) \
+      $(BUILD)/tests/fake-judge $(BUILD)/net-dry $(BUILD)/net-dry-seq
 	CUARENA_ROOT=$(CURDIR) CUARENA_BUILD=$(CURDIR)/$(BUILD) $(BUILD)/test-suite --jobs 2
 	tests/cli.sh $(BUILD)/cuarena
 	tests/net-dry.sh $(BUILD)/net-dry
+	tests/net-dry-seq.sh $(BUILD)/net-dry-seq
 
 # ---- GPU suite (plain runner, no Criterion on the GPU machine) -------------
 $(BUILD)/gpu-test: $(GPU_SRCS) $(AGENT_OBJS) $(LIB)

@@ -51,6 +51,34 @@ enum cua_status cua_config_check_fields(const cJSON *config, const char *who,
 	return CUA_OK;
 }
 
+enum cua_status cua_agent_check_names(const struct cua_agent_i *const *list, size_t n,
+                                      char *err, size_t errlen)
+{
+	for (size_t i = 0; i < n; i++) {
+		const char *a = list[i] ? list[i]->name : NULL;
+		if (!a || !*a || strspn(a, "abcdefghijklmnopqrstuvwxyz0123456789-_") != strlen(a)) {
+			cua_errf(err, errlen, "agent backend %zu has no usable name ('%s': lower-case "
+			         "letters, digits, '-' and '_')", i, a ? a : "(null)");
+			return CUA_E_INVALID;
+		}
+		for (size_t k = 0; k < i; k++)
+			if (!strcmp(list[k]->name, a)) {
+				cua_errf(err, errlen, "two agent backends are named '%s': names pick "
+				         "backends, so each must be unique (agents/*.c)", a);
+				return CUA_E_INVALID;
+			}
+	}
+	return CUA_OK;
+}
+
+enum cua_status cua_agent_registry_check(char *err, size_t errlen)
+{
+	if (!__start_cua_agents)
+		return CUA_OK;
+	return cua_agent_check_names(__start_cua_agents,
+	                             (size_t)(__stop_cua_agents - __start_cua_agents), err, errlen);
+}
+
 const struct cua_agent_i *cua_agent_find(const char *name)
 {
 	if (!name || !__start_cua_agents)

@@ -104,6 +104,13 @@ enum cua_status cua_config_check_fields(const struct cJSON *config, const char *
 /* The registered backends, by name; NULL if unknown. */
 const struct cua_agent_i *cua_agent_find(const char *name);
 
+/* Every backend has a name of [a-z0-9_-] and no two share one (list[0..n)):
+ * CUA_E_INVALID naming the culprit otherwise. cua_agent_registry_check applies
+ * it to the backends linked in; the CLI refuses to start on a failure. */
+enum cua_status cua_agent_check_names(const struct cua_agent_i *const *list, size_t n,
+                                      char *err, size_t errlen);
+enum cua_status cua_agent_registry_check(char *err, size_t errlen);
+
 /* Names of all registered backends, NULL-terminated (for usage messages). */
 const char *const *cua_agent_names(void);
 

@@ -1,6 +1,8 @@
 /* eval.c — one kernel on one task: build, static check, sandboxed run, verdict. */
 #include "eval.h"
 #include "channel.h"
+#include "judges.h"
+#include "runner.h"
 #include "precheck.h"
 #include "sandbox.h"
 #include "symcheck.h"
@@ -357,7 +359,48 @@ static enum cua_status run_child(const struct cua_task *t, const char *so_path,
 	so.channel_max = 4 << 20;
 	so.capture_max = 64 * 1024;
 	so.env = env;
-	st = cua_sandbox_run(argv, &so, &r, err, errlen);
+	const char *mode = getenv("CUARENA_JUDGE");
+	if (mode && !strcmp(mode, "fresh")) {
+		st = cua_sandbox_run(argv, &so, &r, err, errlen);
+	} else {
+		/* The device's long-lived judge: the same options, the key and the
+		 * seeds in the job itself (its environment is the judge's, for all
+		 * jobs), no CPU limit (a judge busy-polls through every timing; each
+		 * job has its wall-clock limit), room for --dump's files. */
+		char job[CUA_JOB_MAX];
+		size_t jn = 0;
+		const char *items[44];
+		int ni = 0;
+		char kitem[4 + 65], sec[64];
+		memcpy(kitem, "KEY=", 4);
+		cua_channel_key_hex(&key, kitem + 4);
+		items[ni++] = kitem;
+		snprintf(sec, sizeof(sec), "SECRETS=%llu,%llu", (unsigned long long)o->secret,
+		         (unsigned long long)o->recheck);
+		items[ni++] = sec;
+		for (int i = 2; i < n; i++)
+			items[ni++] = argv[i];
+		for (int i = 0; i < ni; i++) {
+			size_t l = strlen(items[i]) + 1;
+			if (jn + l > sizeof(job)) {
+				cua_errf(err, errlen, "eval: the judge's job is over %zu bytes", sizeof(job));
+				return CUA_E_INVALID;
+			}
+			memcpy(job + jn, items[i], l);
+			jn += l;
+		}
+		env[ne - 2] = NULL;   /* neither the key nor the seeds */
+		so.cpu_s = 0;
+		so.fsize_bytes = 8L << 30;
+		const char *dev = o->gpu ? o->gpu : getenv("CUDA_VISIBLE_DEVICES");
+		st = cua_judges_run(o->self_exe, dev ? dev : "", &so, job, jn, o->run_timeout_s,
+		                    &key, &r, err, errlen);
+		memset(job, 0, sizeof(job));
+		memset(kitem, 0, sizeof(kitem));
+		memset(sec, 0, sizeof(sec));
+	}
+	memset(key_env, 0, sizeof(key_env));
+	memset(secrets_env, 0, sizeof(secrets_env));
 	if (st != CUA_OK)
 		return st;
 	e->run_s = r.wall_s;

@@ -11,7 +11,10 @@
  *                   [--trusted] [--timeout S]
  * by the parent (eval.c), with the report channel's key in $CUARENA_CHANNEL_KEY
  * (channel.h) and the secret and re-check seeds in $CUARENA_SECRETS, both read
- * and wiped at once. Order of work, per DESIGN.md §4:
+ * and wiped at once; or, as the parent's long-lived judge of one GPU
+ * (judges.c), as `cuarena __judge --serve --fd N`, taking those same options,
+ * the key and the seeds job after job on its stdin (runner.h). Order of work,
+ * per DESIGN.md §4:
  *   0. the candidate's process starts (in parallel with our CUDA start-up); the
  *      timed shape's buffers are shared with it and the fixed cost of one timed
  *      sample is calibrated with an empty kernel, before any of the kernel's code
@@ -34,6 +37,7 @@
 #include <stddef.h>
 #include <errno.h>
 #include <limits.h>
+#include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <string.h>
@@ -156,6 +160,13 @@ static void mark(const char *what)
  * and the candidate's process (killed first, its output copied to our stderr). */
 static void finish(enum cua_verdict v, const char *fmt, ...)
 	__attribute__((noreturn, format(printf, 2, 3)));
+/* Serving (`__judge --serve`): one job after another in this process, each
+ * ended by finish(), which returns here for the next (judge_serve). */
+static bool g_serving;
+static jmp_buf g_next_job;
+static bool job_reset(enum cua_verdict v);
+static bool g_quiet;   /* making the spare: a failure ends it, nothing is said */
+static void spare_failed(void) __attribute__((noreturn));
 static bool g_kernel_loaded;   /* the kernel's code is in its process */
 /* Free device memory just before the kernel was loaded, and what the judge
  * allocated itself since: a kernel's scratch is freed before cua_solve returns
@@ -164,6 +175,8 @@ static size_t g_free_at_load, g_post_load_bytes;
 
 static void finish(enum cua_verdict v, const char *fmt, ...)
 {
+	if (g_quiet)
+		spare_failed();
 	char buf[CUA_MSG_LEN];
 	va_list ap;
 	va_start(ap, fmt);
@@ -192,6 +205,9 @@ static void finish(enum cua_verdict v, const char *fmt, ...)
 	mark("end");
 	cand_stop();
 	mark("stopped");
+	/* A judge that stays for the next job gives back all this one held first,
+	 * and says whether it can (the parent starts a fresh one if not). */
+	bool last = g_serving && !job_reset(v);
 	cJSON *pr = cJSON_CreateObject();
 	cJSON_AddStringToObject(pr, "event", "profile");
 	cJSON_AddStringToObject(pr, "what", g_profile);
@@ -200,9 +216,13 @@ static void finish(enum cua_verdict v, const char *fmt, ...)
 	cJSON_AddStringToObject(o, "event", "result");
 	cJSON_AddStringToObject(o, "verdict", cua_verdict_name(v));
 	cJSON_AddStringToObject(o, "message", buf);
+	if (g_serving)
+		cJSON_AddBoolToObject(o, "last", last);
 	emit(o);
 	fflush(stdout);
 	fflush(stderr);
+	if (g_serving && !last)
+		longjmp(g_next_job, 1);
 	_exit(0);
 }
 
@@ -236,7 +256,7 @@ struct job {
 /* ---- the candidate's process ---------------------------------------------------- */
 
 /* The one process that runs the kernel's code. Everything it says is a claim. */
-static struct {
+static struct cand_proc {
 	pid_t pid;               /* -1: none */
 	int sock;
 	int out_fd;              /* its stdout+stderr (a file in dir) */
@@ -247,6 +267,13 @@ static struct {
 	double deadline;         /* cua_now() by which every answer must have come */
 	bool dead;
 } C = { -1, -1, -1, "", {}, 0, 0, 0, false };
+static const struct cand_proc CAND_NONE = { -1, -1, -1, "", {}, 0, 0, 0, false };
+/* A serving judge starts the next job's process after each job, while the
+ * parent is busy with the answer: it comes up (CUDA and all) off the clock of
+ * the next evaluation. It has no kernel and no buffer until that job. */
+static struct cand_proc g_spare = CAND_NONE;
+static char g_spare_dir[4000];
+#define SPARE_TIMEOUT_S 600
 
 static void copy_out_tail(void)
 {
@@ -380,11 +407,12 @@ static void stage_file(const char *from, const char *name, mode_t mode, const ch
  * would copy a CUDA process), so both contexts come up in parallel. Its program
  * and the kernel are copied into a directory of ours it can read and not write;
  * it gets a home of its own, no descriptor of ours, no secret. */
-static void cand_start(const struct job *job)
+static char g_home[3900];    /* our private temp dir (the parent made it) */
+static char g_jobdir[4000];  /* this job's: g_home itself, or g_home/job-N when serving */
+
+static void cand_spawn(double timeout_s)
 {
-	char cwd[4096], self[4096], prog[4200], home[4300], err[CUA_ERR_LEN];
-	if (!getcwd(cwd, sizeof(cwd)))
-		finish(CUA_VERDICT_HARNESS_ERROR, "getcwd: %s", strerror(errno));
+	char self[4096], prog[4200], home[4300], err[CUA_ERR_LEN];
 	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	if (n <= 0)
 		finish(CUA_VERDICT_HARNESS_ERROR, "cannot find the judge's own program");
@@ -394,12 +422,11 @@ static void cand_start(const struct job *job)
 	snprintf(prog, sizeof(prog), "%s/cuarena-cand", self);
 	/* our temp dir is the parent's private one (0700): let the candidate's
 	 * user through it, to cand/ alone */
-	snprintf(C.dir, sizeof(C.dir), "%s/cand", cwd);
-	if (chmod(cwd, 0711) < 0 || mkdir(C.dir, 0755) < 0)
+	snprintf(C.dir, sizeof(C.dir), "%s/cand", g_jobdir);
+	if (chmod(g_home, 0711) < 0 || chmod(g_jobdir, 0711) < 0 || mkdir(C.dir, 0755) < 0)
 		finish(CUA_VERDICT_HARNESS_ERROR, "cannot make the candidate's directory: %s",
 		       strerror(errno));
 	stage_file(prog, "cuarena-cand", 0555, NULL);
-	stage_file(job->so, "kernel.so", 0444, job->so_sha256);
 	snprintf(home, sizeof(home), "%s/home", C.dir);
 	bool root = geteuid() == 0;
 	if (mkdir(home, 0700) < 0 || (root && chown(home, CUA_JAIL_UID, CUA_JAIL_GID) < 0))
@@ -448,13 +475,76 @@ static void cand_start(const struct job *job)
 	jo.dir = home;
 	jo.sock_fd = sv[1];
 	jo.out_fd = C.out_fd;
-	jo.cpu_s = (long)(job->timeout_s * 2) + 60;   /* it busy-polls while timed */
+	jo.cpu_s = (long)(timeout_s * 2) + 60;   /* it busy-polls while timed */
 	jo.fsize_bytes = 64L << 20;
 	jo.nofile = 1024;
 	if (cua_jail_spawn(&jo, &C.pid, &C.info, err, sizeof(err)) != CUA_OK)
 		finish(CUA_VERDICT_HARNESS_ERROR, "%s", err);
 	close(sv[1]);
 	C.sock = sv[0];
+}
+
+/* A directory of its own for the next process of a kernel (serving judge). */
+static void new_jobdir(char *out, size_t len)
+{
+	static int n;
+	snprintf(out, len, "%s/c-%d", g_home, n++);
+	if (mkdir(out, 0711) < 0)
+		finish(CUA_VERDICT_HARNESS_ERROR, "cannot make %s: %s", out, strerror(errno));
+}
+
+/* The job's process: the spare when there is one still alive (then its
+ * directory is the job's), else a new one; then the kernel, staged for it. */
+static void cand_start(const struct job *job)
+{
+	if (g_spare.pid > 0 && job->timeout_s <= SPARE_TIMEOUT_S &&
+	    waitpid(g_spare.pid, NULL, WNOHANG) == 0) {
+		C = g_spare;
+		snprintf(g_jobdir, sizeof(g_jobdir), "%s", g_spare_dir);
+	} else {
+		if (g_spare.pid > 0) {
+			kill(g_spare.pid, SIGKILL);
+			while (waitpid(g_spare.pid, NULL, 0) < 0 && errno == EINTR)
+				;
+			close(g_spare.sock);
+			close(g_spare.out_fd);
+			cua_rmtree(g_spare_dir);
+		}
+		if (g_serving)
+			new_jobdir(g_jobdir, sizeof(g_jobdir));
+		cand_spawn(job->timeout_s);
+	}
+	g_spare = CAND_NONE;
+	stage_file(job->so, "kernel.so", 0444, job->so_sha256);
+}
+
+/* Between jobs there is no job to answer: a spare that failed is dropped, and
+ * the next job starts its own process. */
+static void spare_failed(void)
+{
+	if (C.pid > 0) {
+		kill(C.pid, SIGKILL);
+		while (waitpid(C.pid, NULL, 0) < 0 && errno == EINTR)
+			;
+	}
+	if (C.sock >= 0)
+		close(C.sock);
+	if (C.out_fd >= 0)
+		close(C.out_fd);
+	C = CAND_NONE;
+	longjmp(g_next_job, 2);
+}
+
+/* Between two jobs of a serving judge: the next job's process, started now. */
+static void spare_make(void)
+{
+	if (g_spare.pid > 0)
+		return;
+	new_jobdir(g_spare_dir, sizeof(g_spare_dir));
+	snprintf(g_jobdir, sizeof(g_jobdir), "%s", g_spare_dir);
+	cand_spawn(SPARE_TIMEOUT_S);
+	g_spare = C;
+	C = CAND_NONE;
 }
 
 static void cand_ready(const char *during)
@@ -756,6 +846,37 @@ struct dev_tensor {
 
 static struct cua_vmm g_vmm;
 
+/* Every tensor allocation of the job, so that a judge that serves the next job
+ * frees all of this one's wherever finish() cut it short (job_reset). */
+#define MAX_LIVE 4096
+static struct live_alloc {
+	char *base;
+	size_t alloc;
+	bool shared;
+} g_live[MAX_LIVE];
+static int g_nlive;
+
+static void live_add(char *base, size_t alloc, bool shared)
+{
+	if (g_nlive == MAX_LIVE) {
+		if (shared)
+			cua_vmm_free(&g_vmm, (CUdeviceptr)(uintptr_t)base, alloc);
+		else
+			cudaFree(base);
+		finish(CUA_VERDICT_HARNESS_ERROR, "more than %d device buffers", MAX_LIVE);
+	}
+	g_live[g_nlive++] = live_alloc{ base, alloc, shared };
+}
+
+static void live_del(const char *base)
+{
+	for (int i = 0; i < g_nlive; i++)
+		if (g_live[i].base == base) {
+			g_live[i] = g_live[--g_nlive];
+			return;
+		}
+}
+
 /* A tensor's data sits GUARD_BYTES into its allocation: 256-byte aligned (the
  * ABI's promise) since allocations are. A shared tensor's trailing guard runs
  * to the end of its allocation (VMM granularity, 2 MiB), so a write anywhere
@@ -788,12 +909,14 @@ static void tensor_alloc(struct dev_tensor *d, enum cua_dtype dtype, int ndim,
 		d->base = (char *)(uintptr_t)p;
 	} else
 		HARNESS_TRY(cudaMalloc((void **)&d->base, d->alloc));
+	live_add(d->base, d->alloc, d->shared);
 	d->t.data = d->base + GUARD_BYTES;
 }
 
 static void tensor_free(struct dev_tensor *d)
 {
 	if (d->base) {
+		live_del(d->base);
 		if (d->shared)
 			cua_vmm_free(&g_vmm, (CUdeviceptr)(uintptr_t)d->base, d->alloc);
 		else
@@ -860,18 +983,14 @@ static unsigned long long guard_damage(const struct dev_tensor *d, cudaStream_t 
 		       cua_dtype_name(dtype));                                         \
 	}
 
-/* The device copy of input `input`'s segment table (uploaded once; NULL when
- * the input is not layered). It lives as long as the judge. */
-static const dev_segment *segment_table(uint32_t input)
+/* Input `input`'s segment table on the device, uploaded on stream s for one
+ * kernel; the caller frees it (cudaFreeAsync) right after the launch. Per call, not
+ * cached: a serving judge's next job may be another task (a few KiB per call). */
+static dev_segment *segment_table(uint32_t input, cudaStream_t s)
 {
-	static dev_segment *tabs[CUA_MAX_TENSORS];
 	const struct cua_tensor_spec *spec = &g_task->inputs[input];
-	if (spec->n_segments == 0)
-		return NULL;
-	if (tabs[input])
-		return tabs[input];
 	size_t bytes = (size_t)spec->n_segments * sizeof(dev_segment);
-	dev_segment *h = (dev_segment *)malloc(bytes);
+	dev_segment *h = (dev_segment *)malloc(bytes), *d = NULL;
 	if (!h)
 		finish(CUA_VERDICT_HARNESS_ERROR, "out of memory for %s's segment table", spec->name);
 	for (int k = 0; k < spec->n_segments; k++) {
@@ -879,10 +998,13 @@ static const dev_segment *segment_table(uint32_t input)
 		h[k] = dev_segment{g->offset, g->numel, g->init.a, g->init.b, (int)g->init.dist,
 		                   g->stream};
 	}
-	HARNESS_TRY(cudaMalloc((void **)&tabs[input], bytes));
-	HARNESS_TRY(cudaMemcpy(tabs[input], h, bytes, cudaMemcpyHostToDevice));
+	cudaError_t e = cudaMallocAsync((void **)&d, bytes, s);
+	/* from pageable memory: staged before the call returns, so h may go */
+	if (e == cudaSuccess)
+		e = cudaMemcpyAsync(d, h, bytes, cudaMemcpyHostToDevice, s);
 	free(h);
-	return tabs[input];
+	HARNESS_TRY(e);
+	return d;
 }
 
 static void generate(struct dev_tensor *d, uint64_t seed, cudaStream_t s)
@@ -890,9 +1012,11 @@ static void generate(struct dev_tensor *d, uint64_t seed, cudaStream_t s)
 	const struct cua_init *in = d->init;
 	const struct cua_tensor_spec *spec = &g_task->inputs[d->index];
 	if (spec->n_segments) {
-		gen_segments_kernel<<<grid_for(d->n), 256, 0, s>>>(
-			(float *)d->t.data, d->n, segment_table(d->index), spec->n_segments, seed);
+		dev_segment *tab = segment_table(d->index, s);
+		gen_segments_kernel<<<grid_for(d->n), 256, 0, s>>>((float *)d->t.data, d->n, tab,
+		                                                  spec->n_segments, seed);
 		HARNESS_TRY(cudaGetLastError());
+		HARNESS_TRY(cudaFreeAsync(tab, s));
 		return;
 	}
 	DISPATCH_TYPES(d->t.dtype,
@@ -909,11 +1033,13 @@ static unsigned long long mutated(const struct dev_tensor *d, uint64_t seed,
 	const struct cua_tensor_spec *spec = &g_task->inputs[d->index];
 	unsigned long long h = 0;
 	HARNESS_TRY(cudaMemsetAsync(d_counter, 0, sizeof(*d_counter), s));
-	if (spec->n_segments)
+	if (spec->n_segments) {
+		dev_segment *tab = segment_table(d->index, s);
 		verify_segments_kernel<<<grid_for(d->n), 256, 0, s>>>(
-			(const float *)d->t.data, d->n, segment_table(d->index), spec->n_segments,
-			seed, d_counter);
-	else
+			(const float *)d->t.data, d->n, tab, spec->n_segments, seed, d_counter);
+		HARNESS_TRY(cudaGetLastError());
+		HARNESS_TRY(cudaFreeAsync(tab, s));
+	} else
 		DISPATCH_TYPES(d->t.dtype,
 		               verify_kernel<T><<<grid_for(d->n), 256, 0, s>>>(
 		                   (const T *)d->t.data, d->n, (int)in->dist, in->a, in->b,
@@ -1391,11 +1517,15 @@ static void timing_alloc(const struct job *job, size_t l2_bytes, cudaStream_t s)
 	TM.flush_bytes = 2 * l2_bytes;
 	if (TM.flush_bytes < (size_t)256 << 20)
 		TM.flush_bytes = (size_t)256 << 20;
-	HARNESS_TRY(cudaMalloc(&TM.flush, TM.flush_bytes));
-	HARNESS_TRY(cudaMalloc((void **)&TM.wd, 4 * sizeof(unsigned long long)));
-	HARNESS_TRY(cudaMallocHost((void **)&TM.wd_host, 4 * sizeof(unsigned long long)));
-	HARNESS_TRY(cudaMalloc((void **)&TM.accs, CUA_MAX_TENSORS * sizeof(cmp_acc)));
-	HARNESS_TRY(cudaMallocHost((void **)&TM.accs_host, CUA_MAX_TENSORS * sizeof(cmp_acc)));
+	/* the same for every job of a serving judge: made once, kept (job_reset) */
+	if (!TM.flush) {
+		HARNESS_TRY(cudaMalloc(&TM.flush, TM.flush_bytes));
+		HARNESS_TRY(cudaMalloc((void **)&TM.wd, 4 * sizeof(unsigned long long)));
+		HARNESS_TRY(cudaMallocHost((void **)&TM.wd_host, 4 * sizeof(unsigned long long)));
+		HARNESS_TRY(cudaMalloc((void **)&TM.accs, CUA_MAX_TENSORS * sizeof(cmp_acc)));
+		HARNESS_TRY(cudaMallocHost((void **)&TM.accs_host,
+		                           CUA_MAX_TENSORS * sizeof(cmp_acc)));
+	}
 	HARNESS_TRY(cudaDeviceSynchronize());
 	TM.on = true;
 	(void)job;
@@ -1704,7 +1834,7 @@ static bool parse_u64(const char *s, uint64_t *out)
 
 static void usage_exit(const char *msg)
 {
-	fprintf(stderr, "cuarena __runner: %s\n", msg);
+	fprintf(stderr, "cuarena __judge: %s\n", msg);
 	finish(CUA_VERDICT_HARNESS_ERROR, "runner usage: %s", msg);
 }
 
@@ -1999,81 +2129,159 @@ static void run_dump(const struct job *job, cudaStream_t s)
 	cJSON_Delete(man);
 }
 
-extern "C" int cua_judge_main(int argc, char **argv)
+/* ---- one job, and a judge that serves many ------------------------------------- */
+
+static cudaDeviceProp g_prop;
+static cudaStream_t g_stream;
+static size_t g_free_at_start;   /* a serving judge's free memory after its start-up */
+static int g_jobs;               /* jobs this process has judged */
+static struct cua_task *g_task_owned;
+
+/* CUDA, once per process: a serving judge keeps its context for every job. */
+static void judge_cuda_up(void)
 {
-	struct job job;
-	char err[CUA_ERR_LEN];
-	struct cua_task *task = NULL;
-	double started = cua_now();
-	g_t0 = started;
-
-	take_channel_key();
-	uint64_t secret = 0, recheck = 0;
-	bool have_secrets = take_secrets(&secret, &recheck);
-	parse_job(argc, argv, &job);
-	job.secret = secret;
-	job.recheck = recheck;
-	if (!g_have_key) {
-		fprintf(stderr, "cuarena __judge: no report channel key in %s\n",
-		        CUA_CHANNEL_KEY_ENV);
-		_exit(2);
+	static bool up;
+	if (!up) {
+		int ndev = 0;
+		cudaError_t e = cudaGetDeviceCount(&ndev);
+		if (e != cudaSuccess || ndev < 1)
+			finish(CUA_VERDICT_HARNESS_ERROR, "no CUDA device: %s",
+			       e != cudaSuccess ? cudaGetErrorString(e) : "none found");
+		HARNESS_TRY(cudaSetDevice(0));
+		HARNESS_TRY(cudaGetDeviceProperties(&g_prop, 0));
+		if (!cua_vmm_init(&g_vmm))
+			finish(CUA_VERDICT_HARNESS_ERROR, "the driver offers no shareable device "
+			       "memory (cuMemCreate with POSIX descriptors)");
+		HARNESS_TRY(cudaMalloc((void **)&d_counter, sizeof(*d_counter)));
+		HARNESS_TRY(cudaMalloc((void **)&d_acc, sizeof(*d_acc)));
+		HARNESS_TRY(cudaStreamCreate(&g_stream));
+		size_t total_b = 0;
+		HARNESS_TRY(cudaMemGetInfo(&g_free_at_start, &total_b));
+		up = true;
 	}
-	if (!have_secrets)
-		finish(CUA_VERDICT_HARNESS_ERROR, "no seeds in %s", CUA_SECRETS_ENV);
-	/* No process of the same user may read our memory (the seeds) or ptrace us. */
-	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
-	if (cua_task_load(job.task_dir, &task, err, sizeof(err)) != CUA_OK)
-		finish(CUA_VERDICT_HARNESS_ERROR, "%s", err);
-	g_task = task;
-
-	bool oracle_only = job.degeneracy || job.dump_dir;
-	/* The candidate's process first: it brings up its CUDA while we do ours. */
-	C.deadline = started + (job.timeout_s > 10 ? job.timeout_s - 5 : job.timeout_s);
-	if (!oracle_only)
-		cand_start(&job);
-	mark("spawned");
-
-	int ndev = 0;
-	cudaError_t e = cudaGetDeviceCount(&ndev);
-	if (e != cudaSuccess || ndev < 1)
-		finish(CUA_VERDICT_HARNESS_ERROR, "no CUDA device: %s",
-		       e != cudaSuccess ? cudaGetErrorString(e) : "none found");
-	cudaDeviceProp prop;
-	HARNESS_TRY(cudaSetDevice(0));
-	HARNESS_TRY(cudaGetDeviceProperties(&prop, 0));
-	emit_device(&prop);
-	check_memory(task);
-	/* No persisting-L2 window may survive from anything before us. */
+	emit_device(&g_prop);
+	/* No persisting-L2 window may survive from anything before this job. */
 	cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, 0);
 	cudaCtxResetPersistingL2Cache();
 	cudaGetLastError();
-	if (!cua_vmm_init(&g_vmm))
-		finish(CUA_VERDICT_HARNESS_ERROR, "the driver offers no shareable device memory "
-		       "(cuMemCreate with POSIX descriptors)");
-	HARNESS_TRY(cudaMalloc((void **)&d_counter, sizeof(*d_counter)));
-	HARNESS_TRY(cudaMalloc((void **)&d_acc, sizeof(*d_acc)));
+}
+
+/* The oracle's and the checker's objects: our own copy, checked against its
+ * build's digest, is what we load, under a name of its digest (a serving judge
+ * keeps what it loaded: the same reference for the next kernel of a task is
+ * not loaded twice, and a changed one is another file). */
+#define MAX_LIBS 32
+static struct {
+	char sha[65];
+	void *h;
+} g_libs[MAX_LIBS];
+static int g_nlibs, g_unnamed;
+
+static void *load_lib(const char *from, const char *sha, const char *what)
+{
+	bool named = sha && strlen(sha) == 64;
+	for (int i = 0; named && i < g_nlibs; i++)
+		if (!strcmp(g_libs[i].sha, sha))
+			return g_libs[i].h;
+	char name[128];
+	if (named)
+		snprintf(name, sizeof(name), "./lib-%s.so", sha);
+	else
+		snprintf(name, sizeof(name), "./lib-unnamed-%d.so", g_unnamed++);
+	stage_verified(from, name, sha, 0400);
+	void *h = dlopen(name, RTLD_NOW | RTLD_LOCAL);
+	if (!h)
+		finish(CUA_VERDICT_HARNESS_ERROR, "cannot load the %s: %s", what, dlerror());
+	if (named && g_nlibs < MAX_LIBS) {
+		snprintf(g_libs[g_nlibs].sha, sizeof(g_libs[0].sha), "%s", sha);
+		g_libs[g_nlibs++].h = h;
+	} else
+		g_unnamed += MAX_LIBS;   /* one not kept: this judge ends after the job */
+	return h;
+}
+
+/* After a serving judge's job (from finish(), the kernel's process already
+ * stopped): frees everything the job held. Returns whether this process can
+ * judge another kernel as if it were fresh: not after a failure of its own or a
+ * sticky CUDA error, nor with memory missing, nor with too much loaded. */
+static bool job_reset(enum cua_verdict v)
+{
+	bool fit = v != CUA_VERDICT_HARNESS_ERROR;
+	for (int i = 0; i < g_nlive; i++) {
+		if (g_live[i].shared)
+			cua_vmm_free(&g_vmm, (CUdeviceptr)(uintptr_t)g_live[i].base, g_live[i].alloc);
+		else
+			cudaFree(g_live[i].base);
+	}
+	g_nlive = 0;
+	if (cudaDeviceSynchronize() != cudaSuccess || cudaGetLastError() != cudaSuccess)
+		fit = false;
+	void *keep[5] = { TM.flush, TM.wd, TM.wd_host, TM.accs, TM.accs_host };
+	memset(&TM, 0, sizeof(TM));
+	TM.flush = keep[0];
+	TM.wd = (unsigned long long *)keep[1];
+	TM.wd_host = (unsigned long long *)keep[2];
+	TM.accs = (cmp_acc *)keep[3];
+	TM.accs_host = (cmp_acc *)keep[4];
+	C = CAND_NONE;
+	cua_task_free(g_task_owned);
+	g_task_owned = NULL;
+	g_task = NULL;
+	g_oracle = g_checker = NULL;
+	g_kernel_loaded = false;
+	g_free_at_load = g_post_load_bytes = 0;
+	if (g_jobdir[0] && strcmp(g_jobdir, g_home))
+		cua_rmtree(g_jobdir);
+	g_jobdir[0] = '\0';
+	size_t free_b = 0, total_b = 0;
+	if (cudaMemGetInfo(&free_b, &total_b) != cudaSuccess ||
+	    free_b + ((size_t)2 << 30) < g_free_at_start)
+		fit = false;   /* something kept 2 GiB: a fresh judge has it back */
+	if (++g_jobs >= 1000 || g_unnamed >= MAX_LIBS)
+		fit = false;
+	return fit;
+}
+
+/* One judgement, to its finish() (which never returns). */
+static void judge_job(struct job *job) __attribute__((noreturn));
+static void judge_job(struct job *job)
+{
+	char err[CUA_ERR_LEN];
+	struct cua_task *task = NULL;
+	double started = g_t0;
+
+	if (cua_task_load(job->task_dir, &task, err, sizeof(err)) != CUA_OK)
+		finish(CUA_VERDICT_HARNESS_ERROR, "%s", err);
+	g_task = g_task_owned = task;
+
+	bool oracle_only = job->degeneracy || job->dump_dir;
+	/* The candidate's process first: it brings up its CUDA while we do ours
+	 * (when we have not yet: a serving judge has it from its first job). */
+	if (!oracle_only)
+		cand_start(job);
+	C.deadline = started + (job->timeout_s > 10 ? job->timeout_s - 5 : job->timeout_s);
+	mark("spawned");
+	judge_cuda_up();
+	check_memory(task);
+	cudaDeviceProp prop = g_prop;
 	mark("cuda");
 
-	/* Our own copies, checked against their builds' digests, are what we load. */
-	stage_verified(job.oracle_so, "oracle.so", job.oracle_sha256, 0400);
-	void *oh = dlopen("./oracle.so", RTLD_NOW | RTLD_LOCAL);
-	if (!oh || !(g_oracle = (solve_fn)dlsym(oh, "cua_oracle")))
+	void *oh = load_lib(job->oracle_so, job->oracle_sha256, "oracle");
+	if (!(g_oracle = (solve_fn)dlsym(oh, "cua_oracle")))
 		finish(CUA_VERDICT_HARNESS_ERROR, "cannot load the oracle: %s", dlerror());
 	/* The timed samples' answers: a trusted kernel (the task's fastest library
 	 * baseline when the parent names one, else the reference itself). */
-	if (job.checker_so)
-		stage_verified(job.checker_so, "checker.so", job.checker_sha256, 0400);
-	void *ch = job.checker_so ? dlopen("./checker.so", RTLD_NOW | RTLD_LOCAL) : oh;
-	if (!ch || !(g_checker = (solve_fn)dlsym(ch, "cua_solve")))
+	void *ch = job->checker_so ? load_lib(job->checker_so, job->checker_sha256, "checker")
+	                           : oh;
+	if (!(g_checker = (solve_fn)dlsym(ch, "cua_solve")))
 		finish(CUA_VERDICT_HARNESS_ERROR, "cannot load the checker: %s", dlerror());
 	emit_phase("load");
-	cudaStream_t s;
-	HARNESS_TRY(cudaStreamCreate(&s));
+	cudaStream_t s = g_stream;
 	if (oracle_only) {
-		if (job.dump_dir)
-			run_dump(&job, s);
-		if (job.degeneracy)
-			run_degeneracy(&job, s);
+		if (job->dump_dir)
+			run_dump(job, s);
+		if (job->degeneracy)
+			run_degeneracy(job, s);
 		finish(CUA_VERDICT_OK, "%s", "");
 	}
 
@@ -2091,10 +2299,10 @@ extern "C" int cua_judge_main(int argc, char **argv)
 		emit(o);
 	}
 	int timed = cua_task_timed_shape(task);
-	if (job.time) {
-		timing_alloc(&job, (size_t)prop.l2CacheSize, s);
+	if (job->time) {
+		timing_alloc(job, (size_t)prop.l2CacheSize, s);
 		mark("alloc");
-		timing_calibrate(&job, s);
+		timing_calibrate(job, s);
 		mark("calibrated");
 	}
 
@@ -2110,7 +2318,7 @@ extern "C" int cua_judge_main(int argc, char **argv)
 		static struct cua_wire_msg m;
 		memset(&m, 0, sizeof(m));
 		m.op = CUA_WIRE_LOAD;
-		m.flags = job.trusted ? CUA_WIRE_TRUSTED : 0;
+		m.flags = job->trusted ? CUA_WIRE_TRUSTED : 0;
 		size_t total_b = 0;
 		if (cudaMemGetInfo(&g_free_at_load, &total_b) != cudaSuccess)
 			g_free_at_load = 0;
@@ -2137,9 +2345,9 @@ extern "C" int cua_judge_main(int argc, char **argv)
 				continue;
 			/* at the timed shape, the timing's buffers (oracle included) */
 			struct shape_bufs *bp = sh == timed && TM.on ? &TM.sets[0] : &checks[sh];
-			for (int k = 0; k < job.n_seeds; k++)
-				run_case(bp, job.seeds[k], false, false, s, &box);
-			run_case(bp, job.secret, true, false, s, &box);
+			for (int k = 0; k < job->n_seeds; k++)
+				run_case(bp, job->seeds[k], false, false, s, &box);
+			run_case(bp, job->secret, true, false, s, &box);
 		}
 	mark("checked");
 	cJSON *ck = cJSON_CreateObject();
@@ -2149,14 +2357,14 @@ extern "C" int cua_judge_main(int argc, char **argv)
 	if (box.v != CUA_VERDICT_OK)
 		finish(box.v, "%s", box.msg);
 
-	if (job.time) {
+	if (job->time) {
 		double t1 = cua_now();
 		timing_alloc_rest(s);
 		mark("sets");
-		run_timing(&job, s, &box);
+		run_timing(job, s, &box);
 		mark("timed");
 		/* A kernel that turns lazy after many calls fails here. */
-		run_case(&TM.sets[0], job.recheck, false, true, s, &box);
+		run_case(&TM.sets[0], job->recheck, false, true, s, &box);
 		cJSON *tm = cJSON_CreateObject();
 		cJSON_AddStringToObject(tm, "event", "timed");
 		cJSON_AddNumberToObject(tm, "seconds", cua_now() - t1);
@@ -2165,4 +2373,122 @@ extern "C" int cua_judge_main(int argc, char **argv)
 			finish(box.v, "after timing: %s", box.msg);
 	}
 	finish(CUA_VERDICT_OK, "%s", "");
+}
+
+/* A job for a serving judge, on its stdin: a header (CUA_JOB_MAGIC, payload
+ * length) and the payload, NUL-separated strings: "KEY=<64 hex>" (the report
+ * channel's key for this job), "SECRETS=S,R", then the job's options as a
+ * one-shot judge takes them on its command line. */
+static bool read_full(int fd, void *buf, size_t len)
+{
+	char *p = (char *)buf;
+	while (len > 0) {
+		ssize_t r = read(fd, p, len);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return false;
+		p += r;
+		len -= (size_t)r;
+	}
+	return true;
+}
+
+static int judge_serve(int argc, char **argv)
+{
+	static char payload[CUA_JOB_MAX];
+	static char *jargv[64];
+	static struct job job;
+
+	for (int i = 1; i + 1 < argc; i++)
+		if (!strcmp(argv[i], "--fd"))
+			report_fd = atoi(argv[i + 1]);
+	if (report_fd < 3 || !getcwd(g_home, sizeof(g_home))) {
+		fprintf(stderr, "cuarena __judge --serve: no report channel (--fd N)\n");
+		_exit(2);
+	}
+	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+	g_serving = true;
+	for (;;) {
+		uint32_t hdr[2];
+		if (!read_full(0, hdr, sizeof(hdr)))
+			_exit(0);                       /* the parent is done with us */
+		if (hdr[0] != CUA_JOB_MAGIC || hdr[1] >= sizeof(payload) ||
+		    !read_full(0, payload, hdr[1])) {
+			fprintf(stderr, "cuarena __judge --serve: a malformed job\n");
+			_exit(2);
+		}
+		payload[hdr[1]] = '\0';
+		int n = 0;
+		jargv[n++] = (char *)"__judge";
+		static const char *key, *secrets;   /* static: setjmp below */
+		key = secrets = NULL;
+		for (char *p = payload; p < payload + hdr[1] && n < 63; p += strlen(p) + 1) {
+			if (!strncmp(p, "KEY=", 4) && !key)
+				key = p + 4;
+			else if (!strncmp(p, "SECRETS=", 8) && !secrets)
+				secrets = p + 8;
+			else
+				jargv[n++] = p;
+		}
+		jargv[n] = NULL;
+		g_have_key = key && cua_channel_key_parse(key, &g_key);
+		if (key)
+			memset((char *)key, 0, strlen(key));
+		if (!g_have_key) {
+			fprintf(stderr, "cuarena __judge --serve: a job without a channel key\n");
+			_exit(2);
+		}
+		g_seq = 0;
+		g_t0 = cua_now();
+		g_profile[0] = '\0';
+		if (setjmp(g_next_job) == 0) {
+			unsigned long long a = 0, b = 0;
+			bool have = secrets && sscanf(secrets, "%llu,%llu", &a, &b) == 2;
+			if (secrets)   /* the seeds live in job alone */
+				memset((char *)secrets, 0, strlen(secrets));
+			parse_job(n, jargv, &job);
+			job.secret = a;
+			job.recheck = b;
+			g_jobdir[0] = '\0';
+			if (!have)
+				finish(CUA_VERDICT_HARNESS_ERROR, "a job without its seeds");
+			mark("job");
+			judge_job(&job);
+		}
+		memset(&job, 0, sizeof(job));
+		g_quiet = true;
+		if (setjmp(g_next_job) == 0)
+			spare_make();
+		g_quiet = false;
+		g_jobdir[0] = '\0';
+	}
+}
+
+extern "C" int cua_judge_main(int argc, char **argv)
+{
+	struct job job;
+	g_t0 = cua_now();
+
+	if (argc > 1 && !strcmp(argv[1], "--serve"))
+		return judge_serve(argc, argv);
+	take_channel_key();
+	uint64_t secret = 0, recheck = 0;
+	bool have_secrets = take_secrets(&secret, &recheck);
+	parse_job(argc, argv, &job);
+	job.secret = secret;
+	job.recheck = recheck;
+	if (!g_have_key) {
+		fprintf(stderr, "cuarena __judge: no report channel key in %s\n",
+		        CUA_CHANNEL_KEY_ENV);
+		_exit(2);
+	}
+	if (!have_secrets)
+		finish(CUA_VERDICT_HARNESS_ERROR, "no seeds in %s", CUA_SECRETS_ENV);
+	/* No process of the same user may read our memory (the seeds) or ptrace us. */
+	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+	if (!getcwd(g_home, sizeof(g_home)))
+		finish(CUA_VERDICT_HARNESS_ERROR, "getcwd: %s", strerror(errno));
+	snprintf(g_jobdir, sizeof(g_jobdir), "%s", g_home);
+	judge_job(&job);
 }

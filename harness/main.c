@@ -1,4 +1,5 @@
 /* main.c — `cuarena <command>`: the command table, global options, root discovery. */
+#include "agent.h"
 #include "cli.h"
 #include "runner.h"
 
@@ -145,6 +146,11 @@ int main(int argc, char **argv)
 	if (argc > 1 && !strcmp(argv[1], "__measure"))
 		return cua_measure_main(argc - 1, argv + 1);
 
+	char rerr[CUA_ERR_LEN];
+	if (cua_agent_registry_check(rerr, sizeof(rerr)) != CUA_OK) {
+		fprintf(stderr, "cuarena: %s\n", rerr);
+		return 3;
+	}
 	memset(&cli, 0, sizeof(cli));
 	ssize_t n = readlink("/proc/self/exe", cli.self, sizeof(cli.self) - 1);
 	if (n <= 0)

@@ -1,6 +1,9 @@
 /* runner.h — the GPU side: code that runs only inside a sandboxed child process
  * (`cuarena __judge ...`, `cuarena __probe`, `cuarena __measure`). The parent
- * never initialises CUDA; each child gets a fresh context that dies with it.
+ * never initialises CUDA. A judge judges one kernel and ends, or (`__judge
+ * --serve`) judges one job after another, read from its stdin, in one context:
+ * each job's buffers are freed after it, and a judge that cannot go on as if
+ * fresh says so in the job's result ("last": true) and ends.
  *
  * Report protocol (child -> parent): JSON objects, one per line, on the fd
  * named by --fd. Events: {"event":"device",...}, {"event":"phase","what":...},
@@ -13,6 +16,12 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* A serving judge's job on its stdin: two uint32 (CUA_JOB_MAGIC, payload
+ * bytes < CUA_JOB_MAX), then the payload: NUL-separated strings "KEY=<hex>",
+ * "SECRETS=S,R", then the one-shot judge's command-line options. */
+#define CUA_JOB_MAGIC 0x626f6a63u   /* "cjob" */
+#define CUA_JOB_MAX 65536
 
 /* Entry points of the hidden child commands; return the process exit code. */
 int cua_judge_main(int argc, char **argv);    /* judge one .so on one task */

@@ -733,3 +733,305 @@ out:
 		memset(res, 0, sizeof *res);
 	return result;
 }
+
+/* ---- a child that stays ------------------------------------------------------ */
+
+static void proc_init(struct cua_sandbox_proc *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->pid = -1;
+	p->in_w = p->out_r = p->err_r = p->chan_r = p->pidfd = -1;
+}
+
+void cua_sandbox_end(struct cua_sandbox_proc *p)
+{
+	int wstatus;
+	if (p->pid > 0) {
+		kill(-p->pid, SIGKILL);
+		kill(p->pid, SIGKILL);
+		reap(p->pid, &wstatus);
+	}
+	close_fd(&p->in_w);
+	close_fd(&p->out_r);
+	close_fd(&p->err_r);
+	close_fd(&p->chan_r);
+	close_fd(&p->pidfd);
+	if (p->tmpdir[0])
+		cua_rmtree(p->tmpdir);
+	proc_init(p);
+}
+
+enum cua_status cua_sandbox_spawn(const char *const *argv,
+                                  const struct cua_sandbox_opts *opts,
+                                  struct cua_sandbox_proc *p, char *err, size_t errlen)
+{
+	enum cua_status result = CUA_OK;
+	char *own_env[2] = { NULL, NULL };
+	char **envp = NULL;
+	char *path = NULL;
+	int in_p[2] = { -1, -1 }, out_p[2] = { -1, -1 }, err_p[2] = { -1, -1 };
+	int chan_p[2] = { -1, -1 }, st_p[2] = { -1, -1 };
+	unsigned char st_buf[2 + 1 + sizeof(struct startup_failure)];
+	size_t st_len = 0;
+
+	proc_init(p);
+	if (!argv || !argv[0] || !opts || opts->channel_fd <= 2) {
+		cua_errf(err, errlen, "sandbox: a staying child needs a program and a channel");
+		return CUA_E_USAGE;
+	}
+	ignore_sigpipe();
+	p->capture_max = opts->capture_max;
+	p->channel_max = opts->channel_max;
+	if (opts->private_tmp) {
+		const char *base = getenv("TMPDIR");
+		if (!base || !*base)
+			base = "/tmp";
+		int n = snprintf(p->tmpdir, sizeof p->tmpdir, "%s/cuarena-XXXXXX", base);
+		if (n < 0 || (size_t)n >= sizeof p->tmpdir || !mkdtemp(p->tmpdir)) {
+			cua_errf(err, errlen, "sandbox: cannot make a temp dir under %s: %s", base,
+			         strerror(errno));
+			p->tmpdir[0] = '\0';
+			return CUA_E_SYSTEM;
+		}
+	}
+	envp = build_env(opts->env, p->tmpdir[0] ? p->tmpdir : NULL, own_env);
+	path = resolve_path(argv[0]);
+	if (!envp || !path) {
+		result = CUA_E_NOMEM;
+		cua_errf(err, errlen, "sandbox: out of memory");
+		goto out;
+	}
+	if (make_pipe(in_p) < 0 || make_pipe(out_p) < 0 || make_pipe(err_p) < 0 ||
+	    make_pipe(st_p) < 0 || make_pipe(chan_p) < 0) {
+		cua_errf(err, errlen, "sandbox: cannot create pipes: %s", strerror(errno));
+		result = CUA_E_SYSTEM;
+		goto out;
+	}
+	struct child_setup setup = {
+		.path = path,
+		.argv = (char *const *)argv,
+		.envp = envp,
+		.dir = p->tmpdir[0] ? p->tmpdir : opts->cwd,
+		.devnull = in_p[0],
+		.out_w = out_p[1],
+		.err_w = err_p[1],
+		.chan_w = chan_p[1],
+		.status_w = st_p[1],
+		.opts = opts,
+	};
+	pid_t pid = fork();
+	if (pid < 0) {
+		cua_errf(err, errlen, "sandbox: fork failed: %s", strerror(errno));
+		result = CUA_E_SYSTEM;
+		goto out;
+	}
+	if (pid == 0)
+		child_main(&setup);     /* never returns */
+	setpgid(pid, pid);
+	p->pid = pid;
+	p->pidfd = open_pidfd(pid);
+	close_fd(&in_p[0]);
+	close_fd(&out_p[1]);
+	close_fd(&err_p[1]);
+	close_fd(&chan_p[1]);
+	close_fd(&st_p[1]);
+	/* The status pipe closes at execve (or says why it failed). */
+	for (;;) {
+		ssize_t n = read(st_p[0], st_buf + st_len, sizeof st_buf - st_len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		st_len += (size_t)n;
+		if (st_len == sizeof st_buf)
+			break;
+	}
+	size_t pos = 0;
+	if (st_len >= 2 && st_buf[0] == MSG_NET) {
+		p->net_isolated = st_buf[1] == 1;
+		pos = 2;
+	}
+	if (st_len >= pos + 1 + sizeof(struct startup_failure) && st_buf[pos] == MSG_FAIL) {
+		struct startup_failure f;
+		memcpy(&f, st_buf + pos + 1, sizeof f);
+		cua_errf(err, errlen, "sandbox: cannot start %s: %s: %s", argv[0],
+		         stage_name(f.stage), strerror(f.err));
+		result = f.stage == STAGE_EXEC && (f.err == ENOENT || f.err == ENOTDIR)
+		         ? CUA_E_NOT_FOUND : CUA_E_SYSTEM;
+		goto out;
+	}
+	p->in_w = in_p[1];
+	p->out_r = out_p[0];
+	p->err_r = err_p[0];
+	p->chan_r = chan_p[0];
+	in_p[1] = out_p[0] = err_p[0] = chan_p[0] = -1;
+out:
+	for (int i = 0; i < 2; i++) {
+		close_fd(&in_p[i]);
+		close_fd(&out_p[i]);
+		close_fd(&err_p[i]);
+		close_fd(&chan_p[i]);
+		close_fd(&st_p[i]);
+	}
+	free(own_env[0]);
+	free(own_env[1]);
+	free(envp);
+	free(path);
+	if (result != CUA_OK)
+		cua_sandbox_end(p);
+	return result;
+}
+
+/* Reads what is there on fd into c, without waiting; false once it is closed. */
+static bool drain_now(int *fd, struct capture *c, char *scratch)
+{
+	while (*fd >= 0) {
+		struct pollfd pf = { .fd = *fd, .events = POLLIN };
+		if (poll(&pf, 1, 0) <= 0 || !(pf.revents & (POLLIN | POLLHUP | POLLERR)))
+			return true;
+		ssize_t n = read(*fd, scratch, SCRATCH_LEN);
+		if (n < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (n <= 0) {
+			close_fd(fd);
+			return false;
+		}
+		if (!capture_add(c, scratch, (size_t)n))
+			c->truncated = true;
+	}
+	return false;
+}
+
+enum cua_status cua_sandbox_exchange(struct cua_sandbox_proc *p, const void *msg,
+                                     size_t len, double timeout_s,
+                                     bool (*done)(void *ctx, const char *chan, size_t n),
+                                     void *ctx, struct cua_child_result *res,
+                                     char *err, size_t errlen)
+{
+	struct capture cap[3] = { { 0 } };
+	char *scratch = NULL;
+	double start = cua_now();
+	bool timed_out = false, finished = false;
+	int wstatus = 0;
+
+	memset(res, 0, sizeof *res);
+	if (p->pid <= 0) {
+		cua_errf(err, errlen, "sandbox: the staying child is not running");
+		return CUA_E_INVALID;
+	}
+	if (!capture_init(&cap[0], p->capture_max) || !capture_init(&cap[1], p->capture_max) ||
+	    !capture_init(&cap[2], p->channel_max) || !(scratch = malloc(SCRATCH_LEN))) {
+		for (int i = 0; i < 3; i++)
+			free(cap[i].buf);
+		free(scratch);
+		cua_errf(err, errlen, "sandbox: out of memory");
+		return CUA_E_NOMEM;
+	}
+	/* A child that died since its last answer shows as EPIPE here, and as an
+	 * exit below: the caller decides (it never answered this one). */
+	const char *m = msg;
+	while (len > 0 && p->in_w >= 0) {
+		ssize_t w = write(p->in_w, m, len);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			break;
+		m += w;
+		len -= (size_t)w;
+	}
+	double deadline = timeout_s > 0 ? start + timeout_s : 0;
+	int *rfd[3] = { &p->out_r, &p->err_r, &p->chan_r };
+	bool exited = false;
+	double exited_at = 0;
+	for (;;) {
+		if (!exited && child_exited(p->pid)) {
+			exited = true;
+			exited_at = cua_now();
+			kill(-p->pid, SIGKILL);
+		}
+		double now = cua_now();
+		bool open_fds = p->out_r >= 0 || p->err_r >= 0 || p->chan_r >= 0;
+		if (exited && (!open_fds || now - exited_at >= GRACE_S))
+			break;
+		if (!exited && deadline > 0 && now >= deadline) {
+			timed_out = true;
+			kill(-p->pid, SIGKILL);
+			kill(p->pid, SIGKILL);
+			deadline = 0;
+			continue;
+		}
+		struct pollfd pfd[4];
+		int idx[4], np = 0;
+		for (int i = 0; i < 3; i++) {
+			if (*rfd[i] < 0)
+				continue;
+			pfd[np] = (struct pollfd){ .fd = *rfd[i], .events = POLLIN };
+			idx[np++] = i;
+		}
+		if (p->pidfd >= 0 && !exited) {
+			pfd[np] = (struct pollfd){ .fd = p->pidfd, .events = POLLIN };
+			idx[np++] = -1;
+		}
+		double wait_s = exited ? GRACE_S - (now - exited_at) : deadline > 0 ? deadline - now : -1;
+		if (!exited && p->pidfd < 0 && (wait_s < 0 || wait_s > TICK_MS / 1e3))
+			wait_s = TICK_MS / 1e3;
+		int pr = poll(pfd, (nfds_t)np, wait_s < 0 ? -1 : (int)(wait_s * 1e3) + 1);
+		if (pr < 0) {
+			if (errno != EINTR) {
+				struct timespec ts = { 0, TICK_MS * 1000000L };
+				nanosleep(&ts, NULL);
+			}
+			continue;
+		}
+		bool news = false;
+		for (int k = 0; k < np; k++) {
+			if (idx[k] < 0 || !(pfd[k].revents & (POLLIN | POLLHUP | POLLERR | POLLNVAL)))
+				continue;
+			int i = idx[k];
+			ssize_t n = read(*rfd[i], scratch, SCRATCH_LEN);
+			if (n < 0 && (errno == EINTR || errno == EAGAIN))
+				continue;
+			if (n <= 0) {
+				close_fd(rfd[i]);
+				continue;
+			}
+			if (!capture_add(&cap[i], scratch, (size_t)n))
+				cap[i].truncated = true;
+			news |= i == 2;
+		}
+		if (news && !exited && done(ctx, cap[2].buf ? cap[2].buf : "", cap[2].len)) {
+			/* everything it wrote before its answer is in the pipes now */
+			drain_now(&p->out_r, &cap[0], scratch);
+			drain_now(&p->err_r, &cap[1], scratch);
+			finished = true;
+			break;
+		}
+	}
+	res->wall_s = cua_now() - start;
+	res->net_isolated = p->net_isolated;
+	if (finished) {
+		res->how = CUA_EXIT_ALIVE;
+	} else {
+		close_fd(&p->pidfd);
+		if (reap(p->pid, &wstatus) < 0)
+			wstatus = 0;
+		p->pid = -1;
+		if (timed_out) {
+			res->how = CUA_EXIT_TIMEOUT;
+			res->sig = SIGKILL;
+		} else if (WIFSIGNALED(wstatus)) {
+			res->how = CUA_EXIT_SIGNALED;
+			res->sig = WTERMSIG(wstatus);
+		} else {
+			res->how = CUA_EXIT_NORMAL;
+			res->code = WEXITSTATUS(wstatus);
+		}
+		cua_sandbox_end(p);
+	}
+	res->out = cap[0].buf;  res->out_len = cap[0].len;  res->out_truncated = cap[0].truncated;
+	res->err = cap[1].buf;  res->err_len = cap[1].len;  res->err_truncated = cap[1].truncated;
+	res->channel = cap[2].buf;  res->channel_len = cap[2].len;
+	res->channel_truncated = cap[2].truncated;
+	free(scratch);
+	return CUA_OK;
+}

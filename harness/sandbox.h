@@ -41,6 +41,7 @@ enum cua_exit_how {
 	CUA_EXIT_SIGNALED = 1,   /* killed by a signal it caused or received; see sig */
 	CUA_EXIT_TIMEOUT = 2,    /* we killed it at the deadline */
 	CUA_EXIT_STOPPED = 3,    /* we killed it: the caller's stop flag was set */
+	CUA_EXIT_ALIVE = 4,      /* an exchange ended as asked; the child lives on */
 };
 
 struct cua_child_result {
@@ -72,6 +73,39 @@ enum cua_status cua_sandbox_run(const char *const *argv,
                                 size_t errlen);
 
 void cua_child_result_free(struct cua_child_result *res);  /* frees buffers; NULL ok */
+
+/* A child that stays: started once, then given one request after another on
+ * its stdin (a pipe), each answered on its channel. The same setup as
+ * cua_sandbox_run (process group, rlimits, environment, private temp dir,
+ * network namespace); opts->timeout_s is unused (each exchange has its own). */
+struct cua_sandbox_proc {
+	pid_t pid;               /* -1: not running */
+	int in_w, out_r, err_r, chan_r, pidfd;
+	char tmpdir[4096];
+	bool net_isolated;
+	size_t capture_max, channel_max;
+};
+
+/* Starts argv as a staying child (opts->channel_fd must be set). On an error
+ * nothing is left running. */
+enum cua_status cua_sandbox_spawn(const char *const *argv,
+                                  const struct cua_sandbox_opts *opts,
+                                  struct cua_sandbox_proc *p, char *err, size_t errlen);
+
+/* Writes msg[0..len) to p's stdin, then collects what it writes (stdout,
+ * stderr, channel: this exchange's bytes alone) until done(ctx, channel so
+ * far, its length) is true (res->how = CUA_EXIT_ALIVE), or the child ends, or
+ * timeout_s passes (killed: CUA_EXIT_TIMEOUT). Once the child is gone, p is
+ * ended (cua_sandbox_end). res as cua_sandbox_run fills it. */
+enum cua_status cua_sandbox_exchange(struct cua_sandbox_proc *p, const void *msg,
+                                     size_t len, double timeout_s,
+                                     bool (*done)(void *ctx, const char *chan, size_t n),
+                                     void *ctx, struct cua_child_result *res,
+                                     char *err, size_t errlen);
+
+/* Kills p's process group, reaps it, closes its pipes, removes its temp dir.
+ * Idempotent. */
+void cua_sandbox_end(struct cua_sandbox_proc *p);
 
 /* "SIGSEGV (segmentation fault)" and so on. */
 const char *cua_signal_desc(int sig);

@@ -21,15 +21,42 @@ static struct cua_observation obs_for(int turn)
 	return o;
 }
 
-Test(agents, the_registry_finds_every_backend_by_name)
+/* Every backend in agents/, by name: adding one means naming it here. */
+static const char *const BACKENDS[] = { "exec", "llm", "reference", "replay" };
+
+Test(agents, the_registry_holds_exactly_the_backends_of_agents)
 {
-	cr_expect_not_null(cua_agent_find("reference"));
-	cr_expect_not_null(cua_agent_find("replay"));
+	size_t want = sizeof(BACKENDS) / sizeof(BACKENDS[0]);
+	for (size_t i = 0; i < want; i++) {
+		const struct cua_agent_i *a = cua_agent_find(BACKENDS[i]);
+		cr_assert_not_null(a, "backend %s is not registered", BACKENDS[i]);
+		cr_expect_str_eq(a->name, BACKENDS[i]);
+		cr_expect(a->init && a->propose, "%s lacks init or propose", BACKENDS[i]);
+	}
 	cr_expect_null(cua_agent_find("no-such-agent"));
-	int n = 0;
-	for (const char *const *p = cua_agent_names(); *p; p++)
+	size_t n = 0;
+	for (const char *const *p = cua_agent_names(); *p; p++) {
+		bool known = false;
+		for (size_t i = 0; i < want; i++)
+			known |= !strcmp(*p, BACKENDS[i]);
+		cr_expect(known, "backend %s is registered but not named in this test", *p);
 		n++;
-	cr_expect_geq(n, 2);
+	}
+	cr_expect_eq(n, want);
+	char err[CUA_ERR_LEN];
+	cr_expect_eq(cua_agent_registry_check(err, sizeof(err)), CUA_OK, "%s", err);
+}
+
+Test(agents, the_registry_refuses_two_backends_of_one_name)
+{
+	static const struct cua_agent_i a = { .name = "dup" }, b = { .name = "other" },
+	                                c = { .name = "dup" }, bad = { .name = "Has Space" };
+	const struct cua_agent_i *ok[] = { &a, &b }, *two[] = { &a, &b, &c }, *odd[] = { &bad };
+	char err[CUA_ERR_LEN];
+	cr_expect_eq(cua_agent_check_names(ok, 2, err, sizeof(err)), CUA_OK);
+	cr_assert_eq(cua_agent_check_names(two, 3, err, sizeof(err)), CUA_E_INVALID);
+	cr_expect(strstr(err, "'dup'"), "%s", err);
+	cr_expect_eq(cua_agent_check_names(odd, 1, err, sizeof(err)), CUA_E_INVALID);
 }
 
 Test(agents, reference_submits_the_reference_then_stops)

@@ -12,8 +12,9 @@
 #   tools/gpu-session.sh selftest [P...] # selftest (+ dumps, torch fp64 check) of the
 #                                        # patterns (default: the catalogue in one part
 #                                        # per GPU), dealt to the GPUs, until SELFTEST_S
-#                                        # (430) s; DIAG=1 first runs build/cudnn-find;
-#                                        # the torch check stops at TORCH_S (50) s
+#                                        # (430) s after COMPILE_S (120) s of builds;
+#                                        # DIAG=1 first runs build/cudnn-find; the torch
+#                                        # check stops at TORCH_S (50) s
 #   tools/gpu-session.sh torch-time      # torch eager/compile timings (baselines/torch)
 #   tools/gpu-session.sh runs            # the GPU suite (build/gpu-test), first GPU
 #   tools/gpu-session.sh guard [GLOB]    # every task's reference as a candidate (under
@@ -56,7 +57,7 @@ selftest)
 	[ "${DIAG:-0}" = 1 ] &&
 		CUDA_VISIBLE_DEVICES=${DEVS[0]} timeout 60 build/cudnn-find > "$OUT/cudnn-find.log" 2>&1
 	# every build first, in parallel on all cores (selftest then finds them cached)
-	timeout 120 $BIN selftest --compile-only --jobs "$(nproc)" "${pats[@]}" \
+	timeout "${COMPILE_S:-120}" $BIN selftest --compile-only --jobs "$(nproc)" "${pats[@]}" \
 		> "$OUT/compile.log" 2>&1
 	tail -n 2 "$OUT/compile.log"
 	for ((g = 0; g < NGPU && g < ${#pats[@]}; g++)); do
@@ -153,7 +154,9 @@ llm)
 		missing=$(python3 -c 'import importlib.util as u; print(" ".join(m for m in ("fastapi", "uvicorn", "openai", "pydantic") if not u.find_spec(m)))')
 	fi
 	[ -z "$missing" ] && ok "serving packages present" || ko "serving packages missing: $missing (carry .carry/wheels)"
-	export HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1
+	# /v1/models lists the hub cache, which must exist (the machine has none)
+	export HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 HF_HOME=/tmp/cuarena-hf
+	mkdir -p "$HF_HOME/hub"
 	MODEL=/tmp/cuarena-tiny-chat
 	timeout 120 python3 tools/tiny_chat_model.py "$MODEL" > "$OUT/llm-model.log" 2>&1 &&
 		ok "tiny model built offline: $(tail -n 1 "$OUT/llm-model.log")" ||
@@ -163,11 +166,13 @@ llm)
 	spid=$!
 	up=0
 	for _ in $(seq 1 90); do
-		curl -sf "http://127.0.0.1:$port/v1/models" > /dev/null 2>&1 && { up=1; break; }
+		# up once it answers at all (the listing itself is not what is tested)
+		code=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/v1/models" 2>/dev/null)
+		[ "${code:-000}" != 000 ] && { up=1; break; }
 		kill -0 "$spid" 2>/dev/null || break
 		sleep 1
 	done
-	[ "$up" = 1 ] && ok "transformers serve answers /v1/models" ||
+	[ "$up" = 1 ] && ok "transformers serve answers (/v1/models: HTTP $code)" ||
 		ko "transformers serve did not come up: $(tail -n 5 "$OUT/llm-serve.log" | tr '\n' ' ')"
 	# the server's own answer, without cuarena in between
 	curl -s -m 120 "http://127.0.0.1:$port/v1/chat/completions" -H 'Content-Type: application/json' \
@@ -180,7 +185,7 @@ llm)
 		"$port" "$MODEL" > "$OUT/llm-config.json"
 	rm -rf "$OUT/llm-run"
 	CUDA_VISIBLE_DEVICES=${DEVS[0]} timeout 300 $BIN run --agent llm --agent-config "$OUT/llm-config.json" \
-		--tasks '*-relu' --turns 2 --max-time-s 0.3 --out "$OUT/llm-run" > "$OUT/llm-run.log" 2>&1
+		--tasks 'L1/021-relu' --turns 2 --max-time-s 0.3 --out "$OUT/llm-run" > "$OUT/llm-run.log" 2>&1
 	rc=$?
 	[ "$rc" = 0 ] && ok "cuarena run --agent llm exits 0 against the real server" ||
 		ko "cuarena run --agent llm exit $rc: $(tail -n 3 "$OUT/llm-run.log" | tr '\n' ' ')"
@@ -202,7 +207,7 @@ PY
 		"$port" > "$OUT/llm-config-bad.json"
 	rm -rf "$OUT/llm-run-bad"
 	CUDA_VISIBLE_DEVICES=${DEVS[0]} timeout 240 $BIN run --agent llm --agent-config "$OUT/llm-config-bad.json" \
-		--tasks '*-relu' --turns 1 --max-time-s 0.3 --out "$OUT/llm-run-bad" > "$OUT/llm-run-bad.log" 2>&1
+		--tasks 'L1/021-relu' --turns 1 --max-time-s 0.3 --out "$OUT/llm-run-bad" > "$OUT/llm-run-bad.log" 2>&1
 	rc=$?
 	[ "$rc" = 4 ] && grep -q "ended because the agent failed" "$OUT/llm-run-bad.log" &&
 		ok "a model the server cannot load: the agent fails, run exits 4 and says so" ||

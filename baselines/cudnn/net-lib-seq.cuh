@@ -46,7 +46,6 @@ struct seq_lib_plan {
 	int n_copies;
 	struct seq_lib_copy *copies;       /* device */
 	struct seq_lib_copy host[SEQ_LIB_MAX_COPIES];
-	int64_t max_n;
 	bool table_set;
 };
 
@@ -153,7 +152,6 @@ static int seq_lib_plan_table(struct seq_lib_plan *p, const struct seq_rnn_w *w)
 	const int64_t H = d->H;
 	struct seq_lib_copy t[SEQ_LIB_MAX_COPIES];
 	int n = 0;
-	int64_t max_n = 0;
 	cudnnTensorDescriptor_t md = NULL, bd = NULL;
 	int rc = (int)cudnnCreateTensorDescriptor(&md);
 	if (!rc)
@@ -175,6 +173,17 @@ static int seq_lib_plan_table(struct seq_lib_plan *p, const struct seq_rnn_w *w)
 				rc = rc ? rc : CUA_CHECK_E_PARAM;
 				break;
 			}
+			/* the matrix cuDNN describes must be the H × cols block we copy */
+			cudnnDataType_t dt;
+			int nd = 0, md_dims[8], md_str[8];
+			rc = (int)cudnnGetTensorNdDescriptor(md, 8, &dt, &nd, md_dims, md_str);
+			int64_t numel = 1;
+			for (int i = 0; !rc && i < nd; i++)
+				numel *= md_dims[i];
+			if (rc || dt != CUDNN_DATA_FLOAT || numel != H * cols) {
+				rc = rc ? rc : CUA_CHECK_E_SHAPE;
+				break;
+			}
 			const float *msrc = rec ? wl->w_hh + g * H * ld : wl->w_ih + g * H * ld;
 			const int64_t mdst = (float *)ma - p->wspace;
 			if (ld == cols) {
@@ -188,7 +197,6 @@ static int seq_lib_plan_table(struct seq_lib_plan *p, const struct seq_rnn_w *w)
 				const float *bsrc = rec ? wl->b_hh + g * H : wl->b_ih + g * H;
 				t[n++] = (struct seq_lib_copy){bsrc - w[0].w_ih, (float *)ba - p->wspace, H};
 			}
-			max_n = H * cols > max_n ? H * cols : max_n;
 		}
 	}
 	if (md)
@@ -200,7 +208,6 @@ static int seq_lib_plan_table(struct seq_lib_plan *p, const struct seq_rnn_w *w)
 	if (!p->table_set || n != p->n_copies || memcmp(t, p->host, (size_t)n * sizeof(*t))) {
 		memcpy(p->host, t, (size_t)n * sizeof(*t));
 		p->n_copies = n;
-		p->max_n = max_n;
 		SEQ_LIB_TRY(cudaMemcpy(p->copies, t, (size_t)n * sizeof(*t), cudaMemcpyHostToDevice));
 		p->table_set = true;
 	}
@@ -224,6 +231,7 @@ static int seq_lib_plan_get(const struct seq_rnn_dims *d, cudaStream_t s,
 	return 0;
 }
 
+template <int Cell>
 static inline int cua_net_rnn(cua_net_lib &b, const struct seq_rnn_dims *d, const float *x,
                               const struct seq_rnn_w *w, const float *h0, const float *c0,
                               cua_act<float> *y, cua_act<float> *hn, cua_act<float> *cn)

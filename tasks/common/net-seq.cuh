@@ -356,25 +356,21 @@ static int seq_rnn_stack_cell(const struct seq_rnn_dims *d, const float *x,
 	return 0;
 }
 
-/* The whole stack (nn.RNN/GRU/LSTM semantics, dropout 0): x rows of width I (f32); w[k] for
- * k = layer·dirs + dir in PyTorch's order; h0 (and c0 for LSTM) [layers·dirs, B, H] f32.
- * Writes the last layer's output rows into y (width dirs·H; NULL: kept in scratch, then the
- * last layer's output is scratch's buffer (layers − 1) & 1), h_n / c_n [layers·dirs, B, H]
- * into hn / cn (either may be NULL). scratch holds seq_rnn_scratch(d) elements. */
-template <typename T>
+/* The whole stack (nn.RNN/GRU/LSTM semantics, dropout 0) of cell Cell (= d->cell; a
+ * template argument so that a task builds only its own cell's kernels): x rows of width I
+ * (f32); w[k] for k = layer·dirs + dir in PyTorch's order; h0 (and c0 for LSTM)
+ * [layers·dirs, B, H] f32. Writes the last layer's output rows into y (width dirs·H; NULL:
+ * kept in scratch buffer (layers − 1) & 1), h_n / c_n [layers·dirs, B, H] into hn / cn
+ * (either may be NULL). scratch holds seq_rnn_scratch(d) elements. */
+template <int Cell, typename T>
 static int seq_rnn_stack(const struct seq_rnn_dims *d, const float *x, const struct seq_rnn_w *w,
                          const float *h0, const float *c0, T *y, T *hn, T *cn, T *scratch,
                          cudaStream_t s)
 {
-	switch (d->cell) {
-	case SEQ_CELL_LSTM:
-		return seq_rnn_stack_cell<SEQ_CELL_LSTM, T>(d, x, w, h0, c0, y, hn, cn, scratch, s);
-	case SEQ_CELL_GRU:
-		return seq_rnn_stack_cell<SEQ_CELL_GRU, T>(d, x, w, h0, NULL, y, hn, NULL, scratch, s);
-	case SEQ_CELL_TANH:
-		return seq_rnn_stack_cell<SEQ_CELL_TANH, T>(d, x, w, h0, NULL, y, hn, NULL, scratch, s);
-	}
-	return CUA_CHECK_E_PARAM;
+	if ((int)d->cell != Cell)
+		return CUA_CHECK_E_PARAM;
+	return seq_rnn_stack_cell<Cell, T>(d, x, w, h0, Cell == SEQ_CELL_LSTM ? c0 : NULL, y, hn,
+	                                   Cell == SEQ_CELL_LSTM ? cn : NULL, scratch, s);
 }
 
 /* ---- attention --------------------------------------------------------------------------- */
@@ -518,10 +514,10 @@ static inline int seq_transpose(const In *x, T *y, int64_t N, int64_t R, int64_t
 
 /* ---- backend-level ops (net.cuh's activations; net-lib-seq.cuh overloads the library's) -- */
 
-/* The RNN stack of d over x (f32, the network's input tensor data), weights w[layers·dirs]:
+/* The RNN stack of d (cell Cell) over x (f32, the network's input tensor data), weights w[layers·dirs]:
  * *y = the last layer's output rows [T·B, dirs·H] (row order of d), *hn / *cn (may be NULL)
  * = h_n / c_n as [layers·dirs·B, H]. */
-template <class B>
+template <int Cell, class B>
 static inline int cua_net_rnn(B &b, const struct seq_rnn_dims *d, const float *x,
                               const struct seq_rnn_w *w, const float *h0, const float *c0,
                               cua_act<typename B::T> *y, cua_act<typename B::T> *hn,
@@ -536,8 +532,8 @@ static inline int cua_net_rnn(B &b, const struct seq_rnn_dims *d, const float *x
 	if (cn)
 		CUA_CHECK(cua_net_alloc2(b, k * d->B, d->H, cn));
 	CUA_CHECK(cua_net_alloc2(b, 1, seq_rnn_scratch(d), &sc));
-	CUA_CHECK(seq_rnn_stack<T>(d, x, w, h0, c0, y->p, hn ? hn->p : NULL, cn ? cn->p : NULL,
-	                           sc.p, b.stream));
+	CUA_CHECK((seq_rnn_stack<Cell, T>(d, x, w, h0, c0, y->p, hn ? hn->p : NULL, cn ? cn->p : NULL,
+	                            sc.p, b.stream)));
 	cua_net_free(b, &sc);
 	return 0;
 }
@@ -700,13 +696,15 @@ struct seq_rnn_task {
 	int64_t fc_out;
 };
 
-/* The forward of an RNN task: inputs x ([B,T,I] batch-first or [T,B,I]), h0, (c0 for LSTM)
+/* The forward of an RNN task of cell Cell (= cfg.cell): inputs x ([B,T,I] batch-first or [T,B,I]), h0, (c0 for LSTM)
  * [layers·dirs, B, H], params; one output as cfg.out says. */
-template <class B>
+template <int Cell, class B>
 static int cua_net_rnn_task(B &b, const struct seq_rnn_task &cfg, const struct cua_tensor *in,
                             int n_in, struct cua_tensor *out, int n_out)
 {
 	typedef typename B::T T;
+	if ((int)cfg.cell != Cell)
+		return CUA_CHECK_E_PARAM;
 	const bool lstm = cfg.cell == SEQ_CELL_LSTM;
 	const int nin = lstm ? 4 : 3, dirs = cfg.bidirectional ? 2 : 1;
 	CUA_CHECK(cua_check_counts(in, n_in, nin, out, n_out, 1));
@@ -750,7 +748,7 @@ static int cua_net_rnn_task(B &b, const struct seq_rnn_task &cfg, const struct c
 	cua_act<T> y, hn, cn;
 	memset(&hn, 0, sizeof(hn));
 	memset(&cn, 0, sizeof(cn));
-	CUA_CHECK(cua_net_rnn(b, &d, (const float *)x->data, w, (const float *)h0->data,
+	CUA_CHECK(cua_net_rnn<Cell>(b, &d, (const float *)x->data, w, (const float *)h0->data,
 	                      lstm ? (const float *)c0->data : NULL, &y,
 	                      cfg.out == SEQ_OUT_HN ? &hn : NULL, cfg.out == SEQ_OUT_CN ? &cn : NULL));
 	switch (cfg.out) {
@@ -834,7 +832,7 @@ static int cua_net_rnn_cell_seq_task(B &b, int64_t I, int64_t H, int64_t O,
 	CUA_CHECK(seq_check_extents(&out[0], cua_dtype_of<T>::value, 3, od));
 	struct seq_rnn_w w = {wi, wi + I, bi, NULL, I + H, I + H};
 	cua_act<T> hs, y;
-	CUA_CHECK(cua_net_rnn(b, &d, (const float *)in[0].data, &w, (const float *)in[1].data,
+	CUA_CHECK(cua_net_rnn<SEQ_CELL_TANH>(b, &d, (const float *)in[0].data, &w, (const float *)in[1].data,
 	                      NULL, &hs, NULL, NULL));
 	CUA_CHECK(cua_net_linear(b, hs, wo, bo, O, &y));
 	return cua_net_output(b, y, &out[0]);

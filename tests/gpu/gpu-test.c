@@ -11,6 +11,7 @@
  * and a final "N passed, N failed"; details go to $OUT/gpu-test.jsonl when OUT is set.
  */
 #include "eval.h"
+#include "judges.h"
 #include "run.h"
 #include "task.h"
 #include "verdict.h"
@@ -681,7 +682,8 @@ int main(int argc, char **argv)
 		test_killed_run(exe, "@(021-relu|025-softmax)");
 	if (!only || strstr("interrupt", only))
 		test_interrupt(exe);
-	printf("gpu-test: %.1f s on the GPU machine\n", cua_now() - t0);
+	printf("gpu-test: %.1f s on the GPU machine, %d judge%s started\n", cua_now() - t0,
+	       cua_judges_started(), cua_judges_started() == 1 ? "" : "s");
 	printf("%d passed, %d failed\n", passed, failed);
 	if (details)
 		fclose(details);

@@ -15,7 +15,7 @@ static const struct seq_rnn_task cfg = {SEQ_CELL_LSTM, 6, false, true, true, 128
 template <class B>
 static int forward(B &b, const struct cua_tensor *in, int n_in, struct cua_tensor *out, int n_out)
 {
-	return cua_net_rnn_task(b, cfg, in, n_in, out, n_out);
+	return cua_net_rnn_task<SEQ_CELL_LSTM>(b, cfg, in, n_in, out, n_out);
 }
 
 CUA_NET_ENTRY_POINTS(forward)
