@@ -132,12 +132,18 @@ $(BUILD)/net-dry-seq: tests/net-dry-seq.cu $(wildcard tasks/common/*.cuh) $(wild
 	@mkdir -p $(dir $@)
 	$(NVCC) -std=c++17 -Iinclude -Itasks/common -o $@ $<
 
+# And for the net-vit.cuh networks net-dry cannot run (Mamba2: X, A, B, C and no weights).
+$(BUILD)/net-dry-vit: tests/net-dry-vit.cu $(wildcard tasks/common/*.cuh) $(wildcard tasks/L3/*/reference.cu)
+	@mkdir -p $(dir $@)
+	$(NVCC) -std=c++17 -Iinclude -Itasks/common -o $@ $<
+
 test: $(BUILD)/cuarena $(BUILD)/cuarena-cand $(BUILD)/test-suite $(HELPERS) $(SOFIXTURES) \
-      $(BUILD)/tests/fake-judge $(BUILD)/net-dry $(BUILD)/net-dry-seq
+      $(BUILD)/tests/fake-judge $(BUILD)/net-dry $(BUILD)/net-dry-seq $(BUILD)/net-dry-vit
 	CUARENA_ROOT=$(CURDIR) CUARENA_BUILD=$(CURDIR)/$(BUILD) $(BUILD)/test-suite --jobs 2
 	tests/cli.sh $(BUILD)/cuarena
 	tests/net-dry.sh $(BUILD)/net-dry
 	tests/net-dry-seq.sh $(BUILD)/net-dry-seq
+	tests/net-dry-vit.sh $(BUILD)/net-dry-vit
 	tests/slurm.sh $(BUILD)/cuarena
 
 # ---- GPU suite (plain runner, no Criterion on the GPU machine) -------------

@@ -16,6 +16,7 @@
 #include "cuarena.h"
 #include "net-classic.cuh"
 #include "net-cnn.cuh"
+#include "net-vit.cuh"
 
 /* ---- the dry backend: every op checks and allocates extents, nothing runs ---- */
 
@@ -24,6 +25,12 @@ struct cua_net_dry : cua_net_base {
 };
 
 typedef cua_act<float> dact;
+
+/* net-vit.cuh's ops check and allocate, but launch nothing, on this backend */
+template <>
+struct vit_runs<cua_net_dry> {
+	static const bool value = false;
+};
 
 static int cua_net_alloc(cua_net_dry &b, int nd, const int64_t *s, dact *a)
 {
@@ -165,6 +172,27 @@ namespace t011 {
 namespace t012 {
 #include "../tasks/L3/012-vgg19/reference.cu"
 }
+namespace t028 {
+#include "../tasks/L3/028-vision-transformer/reference.cu"
+}
+namespace t029 {
+#include "../tasks/L3/029-swin-mlp/reference.cu"
+}
+namespace t030 {
+#include "../tasks/L3/030-swin-transformer-v2/reference.cu"
+}
+namespace t032 {
+#include "../tasks/L3/032-convolutional-vision-transformer/reference.cu"
+}
+namespace t045 {
+#include "../tasks/L3/045-unet-softmax/reference.cu"
+}
+namespace t046 {
+#include "../tasks/L3/046-netvlad-ghost-clusters/reference.cu"
+}
+namespace t047 {
+#include "../tasks/L3/047-netvlad-no-ghost-clusters/reference.cu"
+}
 
 namespace t006 {
 #include "../tasks/L3/006-googlenet-inception-module/reference.cu"
@@ -249,6 +277,13 @@ static const struct {
 	{"025-shufflenet-unit", t025::dry},
 	{"026-shufflenet", t026::dry},
 	{"027-regnet", t027::dry},
+	{"028-vision-transformer", t028::dry},
+	{"029-swin-mlp", t029::dry},
+	{"030-swin-transformer-v2", t030::dry},
+	{"032-convolutional-vision-transformer", t032::dry},
+	{"045-unet-softmax", t045::dry},
+	{"046-netvlad-ghost-clusters", t046::dry},
+	{"047-netvlad-no-ghost-clusters", t047::dry},
 };
 
 static int usage(void)

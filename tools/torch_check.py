@@ -69,6 +69,11 @@ def make_fn(task):
         env["L3"] = l3_torch.Binder(task)
         env["L3seq"] = l3_torch_seq.Binder(task)
         env["L3cnn"] = l3_torch_cnn.Binder(task)
+    if task.get("level") == 3:
+        # the vision-transformer, NetVLAD and Mamba2 networks: `L3vit.<net>(...)`
+        # (tools/l3_torch_vit.py); Mamba2 has no layered input (its A, B, C are inputs)
+        import l3_torch_vit
+        env["L3vit"] = l3_torch_vit.Binder(task)
     exec(compile(src, "<torch expression of %s>" % task["_id"], "exec"), env)
     return env["_f"], names
 

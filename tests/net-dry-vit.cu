@@ -1,0 +1,134 @@
+/* net-dry-vit.cu — the net-vit.cuh Level 3 references whose inputs are not `{x, params}`
+ * (Mamba2, L3/048 and 049: X, A, B, C and no weights) walked on a dry backend, as
+ * tests/net-dry.cu does for the others: shapes only, no device. net-vit.cuh's ops launch
+ * nothing where vit_runs<B> is false; each checks and allocates extents, and the forward
+ * must accept every shape set's inputs and produce every output's element count.
+ *
+ *     build/net-dry-vit FOLDER IN0 IN1 ... -- OUT0 ...     # each a shape "d0xd1x..."
+ *                                                         # (a layered input: its P);
+ *                                                         # prints "ok" or the error
+ *
+ * tests/net-dry-vit.sh feeds it every shape set of every task in the table below.
+ * Build: nvcc -std=c++17 -Iinclude -Itasks/common -o build/net-dry-vit tests/net-dry-vit.cu */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cuarena.h"
+#include "net-vit.cuh"
+
+struct cua_net_dry : cua_net_base {
+	typedef float T;
+};
+
+template <>
+struct vit_runs<cua_net_dry> {
+	static const bool value = false;
+};
+
+typedef cua_act<float> dact;
+
+static int cua_net_alloc(cua_net_dry &b, int nd, const int64_t *s, dact *a)
+{
+	memset(a, 0, sizeof(*a));
+	if (nd < 1 || nd > 4)
+		return CUA_CHECK_E_NDIM;
+	a->nd = nd;
+	for (int i = 0; i < nd; i++) {
+		if (s[i] < 1)
+			return CUA_CHECK_E_SHAPE;
+		a->s[i] = s[i];
+	}
+	a->owned = true;          /* p stays NULL: cua_net_free has nothing to free */
+	return 0;
+}
+
+static int cua_net_output(cua_net_dry &b, const dact &a, struct cua_tensor *t)
+{
+	if (t->dtype != CUA_F32)
+		return CUA_CHECK_E_DTYPE;
+	return cua_numel(t) == a.numel() ? 0 : CUA_CHECK_E_SHAPE;
+}
+
+typedef int (*dry_fn)(cua_net_dry &, const struct cua_tensor *, int, struct cua_tensor *, int);
+
+#undef CUA_NET_ENTRY_POINTS
+#define CUA_NET_ENTRY_POINTS(FORWARD)                                                     \
+	static int dry(cua_net_dry &b, const struct cua_tensor *in, int n_in,                 \
+	               struct cua_tensor *out, int n_out)                                     \
+	{                                                                                     \
+		return FORWARD(b, in, n_in, out, n_out);                                          \
+	}
+
+namespace t048 {
+#include "../tasks/L3/048-mamba2-return-y/reference.cu"
+}
+namespace t049 {
+#include "../tasks/L3/049-mamba2-return-final-state/reference.cu"
+}
+
+static const struct {
+	const char *folder;
+	dry_fn fn;
+} nets[] = {
+	{"048-mamba2-return-y", t048::dry},
+	{"049-mamba2-return-final-state", t049::dry},
+};
+
+static int usage(void)
+{
+	fprintf(stderr, "usage: net-dry-vit FOLDER IN0 IN1 ... -- OUT0 ...  (shapes d0xd1x...)\n");
+	return 2;
+}
+
+/* "d0xd1x..." into t (f32, a fake data pointer); 0 or -1. */
+static int parse_shape(const char *s, struct cua_tensor *t, void *fake)
+{
+	memset(t, 0, sizeof(*t));
+	t->data = fake;
+	t->dtype = CUA_F32;
+	while (*s) {
+		char *end;
+		long long v = strtoll(s, &end, 10);
+		if (end == s || v < 1 || t->ndim == CUA_MAX_DIMS)
+			return -1;
+		t->shape[t->ndim++] = v;
+		if (*end == 'x')
+			end++;
+		else if (*end)
+			return -1;
+		s = end;
+	}
+	return t->ndim > 0 ? 0 : -1;
+}
+
+int main(int argc, char **argv)
+{
+	static float fake;            /* a non-NULL data pointer, never dereferenced */
+	struct cua_tensor in[16], out[16];
+	int n_in = 0, n_out = 0, i = 2;
+	dry_fn fn = NULL;
+	if (argc < 4)
+		return usage();
+	for (size_t k = 0; k < sizeof(nets) / sizeof(nets[0]); k++)
+		if (!strcmp(nets[k].folder, argv[1]))
+			fn = nets[k].fn;
+	if (!fn) {
+		printf("unknown\n");
+		return 3;
+	}
+	for (; i < argc && strcmp(argv[i], "--"); i++)
+		if (n_in == 16 || parse_shape(argv[i], &in[n_in++], &fake))
+			return usage();
+	for (i++; i < argc; i++)
+		if (n_out == 16 || parse_shape(argv[i], &out[n_out++], &fake))
+			return usage();
+	cua_net_dry b;
+	memset((cua_net_base *)&b, 0, sizeof(cua_net_base));
+	int rc = fn(b, in, n_in, out, n_out);
+	if (rc) {
+		printf("error %d\n", rc);
+		return 1;
+	}
+	printf("ok\n");
+	return 0;
+}
