@@ -604,10 +604,15 @@ def main():
              "(192,2,6) (288,2,6) (384,1,6). KernelBench's Sequential applies the "
              "squeeze-excitation convs to the pooled map itself (nothing multiplies it back), "
              "so from mbconv1's pool on every map is 1×1 and each later BatchNorm normalises "
-             "B values per channel", "conv_final", 1408, "bn_final", 1408) + DW + C.BN,
-      [effnet_b2(2, 224, 224), effnet_b2(3, 131, 131)],
-      sets({"B": 2, "H": 224, "W": 224}, {"B": 3, "H": 131, "W": 131}), x4(3),
-      ["B", 1000], {"atol": 1e-3, "rtol": 1e-2}, "L3cnn.effnet_b2(x, params)",
+             "B values per channel. Departure: KernelBench times batch 2, where each of those "
+             "BatchNorms sees two values per channel and turns them into ±1 signs, so correct "
+             "fp32 and the fp64 answer differ by more than the logits themselves (a numpy model: "
+             "0.47 against an rms of 0.41) and no tolerance tells a right kernel from a wrong "
+             "one; the timed batch here is 8 (the same model: 7e-3 to 9e-3)", "conv_final",
+             1408, "bn_final", 1408) + DW + C.BN,
+      [effnet_b2(8, 224, 224), effnet_b2(9, 131, 131)],
+      sets({"B": 8, "H": 224, "W": 224}, {"B": 9, "H": 131, "W": 131}), x4(3),
+      ["B", 1000], {"atol": 3e-2, "rtol": 3e-2}, "L3cnn.effnet_b2(x, params)",
       "cudnn/l3-024", DEFAULT_BN + " B ≥ 2: a BatchNorm over one value per channel is "
       "undefined (PyTorch refuses it).", IMG, LOGITS % 1000)
     T("026-shufflenet", "26 ShuffleNet", "ShuffleNet (groups 3)",
