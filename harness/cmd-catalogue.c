@@ -5,6 +5,7 @@
 #include "cli.h"
 
 #include <math.h>
+#include <dirent.h>
 #include <string.h>
 #include <cjson/cJSON.h>
 
@@ -46,16 +47,44 @@ static const cJSON *find_task(const cJSON *selftest, const char *id)
 	return NULL;
 }
 
+static void print_file(const char *path)
+{
+	char *text = NULL;
+	if (cua_read_file(path, 1 << 20, &text, NULL, NULL, 0) == CUA_OK && text)
+		printf("\n%s", text);
+	free(text);
+}
+
+static int by_name(const struct dirent **a, const struct dirent **b)
+{
+	return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+static int departures(const struct dirent *d)
+{
+	size_t n = strlen(d->d_name);
+	return !strncmp(d->d_name, "DEPARTURES-", 11) && n > 14 &&
+	       !strcmp(d->d_name + n - 3, ".md");
+}
+
 /* Each level's tasks/L<n>/NOTES.md (how its tasks were made: tolerances, inits,
- * memory), after the table, in level order. */
+ * memory) and its DEPARTURES-*.md (where its tasks differ from KernelBench, and
+ * why), after the table, in level order, the departures by file name. */
 static void print_notes(const char *root)
 {
 	for (int level = 1; level <= 9; level++) {
-		char path[4200], *text = NULL;
-		snprintf(path, sizeof(path), "%s/tasks/L%d/NOTES.md", root, level);
-		if (cua_read_file(path, 1 << 20, &text, NULL, NULL, 0) == CUA_OK && text)
-			printf("\n%s", text);
-		free(text);
+		char dir[4096], path[4400];
+		snprintf(dir, sizeof(dir), "%.4000s/tasks/L%d", root, level);
+		snprintf(path, sizeof(path), "%s/NOTES.md", dir);
+		print_file(path);
+		struct dirent **list = NULL;
+		int n = scandir(dir, &list, departures, by_name);
+		for (int i = 0; i < n; i++) {
+			snprintf(path, sizeof(path), "%.4096s/%.255s", dir, list[i]->d_name);
+			print_file(path);
+			free(list[i]);
+		}
+		free(list);
 	}
 }
 
