@@ -467,6 +467,45 @@ static pid_t reap(pid_t pid, int *status)
 	return r;
 }
 
+/* The status pipe's bytes (the network byte, then a start-up failure if
+ * any): CUA_OK, or the failure as an error naming the program. */
+static enum cua_status startup_status(const unsigned char *st, size_t len, const char *prog,
+                                      bool *net_isolated, char *err, size_t errlen)
+{
+	size_t pos = 0;
+	if (len >= 2 && st[0] == MSG_NET) {
+		*net_isolated = st[1] == 1;
+		pos = 2;
+	}
+	if (len >= pos + 1 + sizeof(struct startup_failure) && st[pos] == MSG_FAIL) {
+		struct startup_failure f;
+		memcpy(&f, st + pos + 1, sizeof f);
+		cua_errf(err, errlen, "sandbox: cannot start %s: %s: %s", prog, stage_name(f.stage),
+		         strerror(f.err));
+		return f.stage == STAGE_EXEC && (f.err == ENOENT || f.err == ENOTDIR)
+		       ? CUA_E_NOT_FOUND : CUA_E_SYSTEM;
+	}
+	return CUA_OK;
+}
+
+/* How a reaped child ended, as res says it. */
+static void set_how(struct cua_child_result *res, bool timed_out, bool stopped, int wstatus)
+{
+	if (timed_out) {
+		res->how = CUA_EXIT_TIMEOUT;
+		res->sig = SIGKILL;
+	} else if (stopped) {
+		res->how = CUA_EXIT_STOPPED;
+		res->sig = SIGKILL;
+	} else if (WIFSIGNALED(wstatus)) {
+		res->how = CUA_EXIT_SIGNALED;
+		res->sig = WTERMSIG(wstatus);
+	} else {
+		res->how = CUA_EXIT_NORMAL;
+		res->code = WEXITSTATUS(wstatus);
+	}
+}
+
 enum cua_status cua_sandbox_run(const char *const *argv,
                                 const struct cua_sandbox_opts *opts,
                                 struct cua_child_result *res, char *err,
@@ -671,34 +710,10 @@ enum cua_status cua_sandbox_run(const char *const *argv,
 	pid = -1;
 	res->wall_s = cua_now() - start;
 
-	size_t pos = 0;
-	if (st_len >= 2 && st_buf[0] == MSG_NET) {
-		res->net_isolated = st_buf[1] == 1;
-		pos = 2;
-	}
-	if (st_len >= pos + 1 + sizeof(struct startup_failure) && st_buf[pos] == MSG_FAIL) {
-		struct startup_failure f;
-		memcpy(&f, st_buf + pos + 1, sizeof f);
-		cua_errf(err, errlen, "sandbox: cannot start %s: %s: %s", argv[0],
-		         stage_name(f.stage), strerror(f.err));
-		result = f.stage == STAGE_EXEC && (f.err == ENOENT || f.err == ENOTDIR)
-		         ? CUA_E_NOT_FOUND : CUA_E_SYSTEM;
+	result = startup_status(st_buf, st_len, argv[0], &res->net_isolated, err, errlen);
+	if (result != CUA_OK)
 		goto out;
-	}
-
-	if (timed_out) {
-		res->how = CUA_EXIT_TIMEOUT;
-		res->sig = SIGKILL;
-	} else if (stopped) {
-		res->how = CUA_EXIT_STOPPED;
-		res->sig = SIGKILL;
-	} else if (WIFSIGNALED(wstatus)) {
-		res->how = CUA_EXIT_SIGNALED;
-		res->sig = WTERMSIG(wstatus);
-	} else {
-		res->how = CUA_EXIT_NORMAL;
-		res->code = WEXITSTATUS(wstatus);
-	}
+	set_how(res, timed_out, stopped, wstatus);
 	res->out = cap[0].buf;  res->out_len = cap[0].len;  res->out_truncated = cap[0].truncated;
 	res->err = cap[1].buf;  res->err_len = cap[1].len;  res->err_truncated = cap[1].truncated;
 	res->channel = cap[2].buf;  res->channel_len = cap[2].len;
@@ -846,20 +861,9 @@ enum cua_status cua_sandbox_spawn(const char *const *argv,
 		if (st_len == sizeof st_buf)
 			break;
 	}
-	size_t pos = 0;
-	if (st_len >= 2 && st_buf[0] == MSG_NET) {
-		p->net_isolated = st_buf[1] == 1;
-		pos = 2;
-	}
-	if (st_len >= pos + 1 + sizeof(struct startup_failure) && st_buf[pos] == MSG_FAIL) {
-		struct startup_failure f;
-		memcpy(&f, st_buf + pos + 1, sizeof f);
-		cua_errf(err, errlen, "sandbox: cannot start %s: %s: %s", argv[0],
-		         stage_name(f.stage), strerror(f.err));
-		result = f.stage == STAGE_EXEC && (f.err == ENOENT || f.err == ENOTDIR)
-		         ? CUA_E_NOT_FOUND : CUA_E_SYSTEM;
+	result = startup_status(st_buf, st_len, argv[0], &p->net_isolated, err, errlen);
+	if (result != CUA_OK)
 		goto out;
-	}
 	p->in_w = in_p[1];
 	p->out_r = out_p[0];
 	p->err_r = err_p[0];
@@ -1016,16 +1020,7 @@ enum cua_status cua_sandbox_exchange(struct cua_sandbox_proc *p, const void *msg
 		if (reap(p->pid, &wstatus) < 0)
 			wstatus = 0;
 		p->pid = -1;
-		if (timed_out) {
-			res->how = CUA_EXIT_TIMEOUT;
-			res->sig = SIGKILL;
-		} else if (WIFSIGNALED(wstatus)) {
-			res->how = CUA_EXIT_SIGNALED;
-			res->sig = WTERMSIG(wstatus);
-		} else {
-			res->how = CUA_EXIT_NORMAL;
-			res->code = WEXITSTATUS(wstatus);
-		}
+		set_how(res, timed_out, false, wstatus);
 		cua_sandbox_end(p);
 	}
 	res->out = cap[0].buf;  res->out_len = cap[0].len;  res->out_truncated = cap[0].truncated;
