@@ -2,8 +2,9 @@
 # deps.sh — installs what cuarena needs from Debian's packages (as root), or prints
 # the apt line; then checks the CUDA toolkit. Called by `make deps` and .ci/run.
 set -u
-# slurmctld slurmd slurm-client: tests/slurm.sh starts a real single-node cluster
-PKGS="libcjson-dev libmicrohttpd-dev libcriterion-dev libcurl4-openssl-dev libssl-dev gnuplot-nox python3 chromium fonts-dejavu-core slurmctld slurmd slurm-client"
+# slurmctld slurmd slurm-client (+ iproute2, util-linux: its network namespace):
+# tests/slurm.sh starts a real single-node cluster
+PKGS="libcjson-dev libmicrohttpd-dev libcriterion-dev libcurl4-openssl-dev libssl-dev gnuplot-nox python3 chromium fonts-dejavu-core slurmctld slurmd slurm-client iproute2 util-linux"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
