@@ -2,9 +2,11 @@
 #include "results.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <string.h>
+#include <unistd.h>
 #include <cjson/cJSON.h>
 
 /* ---- small helpers ----------------------------------------------------------- */
@@ -742,4 +744,42 @@ void cua_fput_esc(FILE *f, const char *s, enum cua_escape how)
 			fputc(ch, f);
 		}
 	}
+}
+
+int cua_results_append(int fd, cJSON *obj)
+{
+	cJSON_AddNumberToObject(obj, "schema", 1);
+	char *txt = cJSON_PrintUnformatted(obj);
+	cJSON_Delete(obj);
+	CUA_ASSERT(txt);
+	size_t n = strlen(txt);
+	txt[n] = '\n';   /* in place of the NUL: n + 1 bytes go out */
+	int e = 0;
+	for (size_t off = 0; off < n + 1;) {
+		ssize_t k = write(fd, txt + off, n + 1 - off);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0) {
+			e = k < 0 ? errno : EIO;
+			break;
+		}
+		off += (size_t)k;
+	}
+	fsync(fd);
+	free(txt);
+	return e;
+}
+
+void cua_results_drop_torn_tail(const char *path)
+{
+	int fd = open(path, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	off_t size = lseek(fd, 0, SEEK_END), keep = size;
+	char c;
+	while (keep > 0 && pread(fd, &c, 1, keep - 1) == 1 && c != '\n')
+		keep--;
+	if (keep != size && ftruncate(fd, keep) == 0)
+		fsync(fd);
+	close(fd);
 }

@@ -149,4 +149,14 @@ enum cua_escape {
 /* Writes s to f escaped for the context. */
 void cua_fput_esc(FILE *f, const char *s, enum cua_escape how);
 
+/* The one rule for appending to a results file (run, serve): obj (consumed)
+ * gets its "schema", is written as one line, and fsynced, so a killed writer
+ * loses at most that line. Returns 0, or the errno of a failed write. The
+ * caller serialises writers of one file. */
+int cua_results_append(int fd, struct cJSON *obj);
+
+/* Cuts a results file after its last newline (a missing file is left so): a
+ * line torn by a kill must not swallow the next one appended. */
+void cua_results_drop_torn_tail(const char *path);
+
 #endif /* CUA_RESULTS_H */

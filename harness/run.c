@@ -4,6 +4,7 @@
 #include "run.h"
 #include "cli.h"
 #include "prompts.h"
+#include "results.h"
 #include "shard.h"
 
 #include <errno.h>
@@ -97,31 +98,13 @@ struct writer {
 /* Appends one JSON object as a line and fsyncs: a killed run loses at most it. */
 static void put_line(struct writer *w, int fd, cJSON *obj)
 {
-	cJSON_AddNumberToObject(obj, "schema", 1);
-	char *s = cJSON_PrintUnformatted(obj);
-	cJSON_Delete(obj);
-	CUA_ASSERT(s);
-	size_t n = strlen(s);
-	s[n] = '\n';
 	pthread_mutex_lock(&w->lock);
-	const char *p = s;
-	size_t left = n + 1;
-	while (left > 0) {
-		ssize_t k = write(fd, p, left);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0) {
-			w->failed = true;
-			snprintf(w->err, sizeof(w->err), "cannot append results: %s",
-			         strerror(errno));
-			break;
-		}
-		p += k;
-		left -= (size_t)k;
+	int e = cua_results_append(fd, obj);
+	if (e) {
+		w->failed = true;
+		snprintf(w->err, sizeof(w->err), "cannot append results: %s", strerror(e));
 	}
-	fsync(fd);
 	pthread_mutex_unlock(&w->lock);
-	free(s);
 }
 
 static int open_append(const char *dir, const char *name, char *err, size_t errlen)
@@ -513,22 +496,6 @@ static void *worker(void *arg)
 	}
 }
 
-/* Cuts a results file after its last newline: a line torn by a kill must not
- * swallow the next one appended. */
-static void drop_torn_tail(const char *path)
-{
-	int fd = open(path, O_RDWR | O_CLOEXEC);
-	if (fd < 0)
-		return;
-	off_t size = lseek(fd, 0, SEEK_END), keep = size;
-	char c;
-	while (keep > 0 && pread(fd, &c, 1, keep - 1) == 1 && c != '\n')
-		keep--;
-	if (keep != size && ftruncate(fd, keep) == 0)
-		fsync(fd);
-	close(fd);
-}
-
 static int task_index(const struct run *r, const char *id)
 {
 	for (int i = 0; i < r->n_tasks; i++)
@@ -545,7 +512,7 @@ static enum cua_status each_line(struct run *r, const char *name,
 	char path[4400], *buf = NULL;
 	size_t len = 0;
 	snprintf(path, sizeof(path), "%s/%s", r->run_dir, name);
-	drop_torn_tail(path);
+	cua_results_drop_torn_tail(path);
 	if (access(path, F_OK) != 0)
 		return CUA_OK;
 	enum cua_status st = cua_read_file(path, (size_t)4 << 30, &buf, &len, err, errlen);

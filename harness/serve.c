@@ -6,6 +6,7 @@
 #include "cli.h"
 #include "envproto.h"
 #include "prompts.h"
+#include "results.h"
 #include "run.h"
 
 #include <arpa/inet.h>
@@ -166,27 +167,11 @@ static void slot_opts(const struct server *s, int slot, struct cua_eval_opts *eo
 /* Appends one JSON object as a line and fsyncs it (the caller holds wlock). */
 static void put_line(struct server *s, int fd, cJSON *obj)
 {
-	cJSON_AddNumberToObject(obj, "schema", 1);
-	char *txt = cJSON_PrintUnformatted(obj);
-	cJSON_Delete(obj);
-	CUA_ASSERT(txt);
-	size_t n = strlen(txt);
-	txt[n] = '\n';
-	for (size_t off = 0; off < n + 1;) {
-		ssize_t k = write(fd, txt + off, n + 1 - off);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0) {
-			if (!s->write_failed)
-				fprintf(stderr, "cuarena serve: cannot append to %s: %s\n", s->dir,
-				        strerror(errno));
-			s->write_failed = true;
-			break;
-		}
-		off += (size_t)k;
-	}
-	fsync(fd);
-	free(txt);
+	int e = cua_results_append(fd, obj);
+	if (e && !s->write_failed)
+		fprintf(stderr, "cuarena serve: cannot append to %s: %s\n", s->dir, strerror(e));
+	if (e)
+		s->write_failed = true;
 }
 
 static void write_run_json(struct server *s)
@@ -251,21 +236,6 @@ static cJSON *new_run_json(struct server *s, const char *when)
 	return j;
 }
 
-/* Cuts a results file after its last newline: a line torn by a kill must not
- * swallow the next one appended. */
-static void drop_torn_tail(const char *path)
-{
-	int fd = open(path, O_RDWR | O_CLOEXEC);
-	if (fd < 0)
-		return;
-	off_t size = lseek(fd, 0, SEEK_END), keep = size;
-	char c;
-	while (keep > 0 && pread(fd, &c, 1, keep - 1) == 1 && c != '\n')
-		keep--;
-	if (keep != size && ftruncate(fd, keep) == 0)
-		fsync(fd);
-	close(fd);
-}
 
 typedef void (*line_fn)(struct server *s, const cJSON *j, void *ctx);
 
@@ -275,7 +245,7 @@ static enum cua_status each_line(struct server *s, const char *name, line_fn f, 
 {
 	char path[4200], *buf = NULL;
 	snprintf(path, sizeof(path), "%s/%s", s->dir, name);
-	drop_torn_tail(path);
+	cua_results_drop_torn_tail(path);
 	if (access(path, F_OK) != 0)
 		return CUA_OK;
 	enum cua_status st = cua_read_file(path, (size_t)4 << 30, &buf, NULL, err, errlen);

@@ -4,7 +4,11 @@
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
 #include <math.h>
+#include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <cjson/cJSON.h>
 
 #include "results.h"
 
@@ -266,4 +270,33 @@ ParameterizedTest(struct esc_case *c, results, text_is_escaped_for_its_output)
 	char *got = esc(c->in, c->how);
 	cr_expect_str_eq(got, c->out, "mode %d", c->how);
 	free(got);
+}
+
+/* The one append rule (run and serve write through it) and the torn-tail cut
+ * that --resume and a restarted server apply before appending again. */
+Test(results, an_appended_record_is_one_line_with_its_schema_and_a_torn_tail_is_cut)
+{
+	char path[] = "/tmp/cuarena-test-append-XXXXXX";
+	int fd = mkstemp(path);
+	cr_assert(fd >= 0);
+	cJSON *a = cJSON_CreateObject();
+	cJSON_AddStringToObject(a, "task", "L1/021-relu");
+	cr_assert_eq(cua_results_append(fd, a), 0);
+	cr_assert_eq(write(fd, "{\"task\":\"L1/0", 13), 13);   /* a writer killed mid-line */
+	close(fd);
+	cua_results_drop_torn_tail(path);
+	fd = open(path, O_WRONLY | O_APPEND);
+	cr_assert(fd >= 0);
+	cJSON *b = cJSON_CreateObject();
+	cJSON_AddNumberToObject(b, "turn", 2);
+	cr_assert_eq(cua_results_append(fd, b), 0);
+	close(fd);
+	char *buf = NULL;
+	size_t len = 0;
+	cr_assert_eq(cua_read_file(path, 1 << 20, &buf, &len, NULL, 0), CUA_OK);
+	cr_expect_str_eq(buf, "{\"task\":\"L1/021-relu\",\"schema\":1}\n{\"turn\":2,\"schema\":1}\n");
+	free(buf);
+	unlink(path);
+	cua_results_drop_torn_tail(path);   /* a missing file: nothing happens */
+	cr_expect_neq(access(path, F_OK), 0);
 }
