@@ -172,7 +172,7 @@ FUZZ_LIB_C   := $(filter-out harness/cmd-%.c harness/report-print.c,$(HARNESS_C)
 
 $(BUILD)/fuzz/%: tests/fuzz/%.c $(FUZZ_LIB_C) $(BUILD)/version.c $(wildcard harness/*.h)
 	@mkdir -p $(dir $@)
-	clang $(FUZZ_CFLAGS) -o $@ $< $(FUZZ_LIB_C) $(BUILD)/version.c -lcjson -lcurl -lcrypto -ldl -lm -lpthread
+	clang $(FUZZ_CFLAGS) -o $@ $< $(FUZZ_LIB_C) $(BUILD)/version.c -lcjson -lmicrohttpd -lcurl -lcrypto -ldl -lm -lpthread
 
 fuzz: $(FUZZ_BINS)
 	@for b in $(FUZZ_BINS); do n=$$(basename $$b); n=$${n#fuzz-}; \
