@@ -35,8 +35,14 @@ LDFLAGS   += -fsanitize=address,undefined
 export LSAN_OPTIONS = suppressions=$(CURDIR)/tests/lsan.supp,print_suppressions=0
 endif
 
-HARNESS_C   := $(filter-out harness/main.c,$(wildcard harness/*.c))
-HARNESS_CU  := $(wildcard harness/*.cu)
+# harness/ is the library, one folder per stage of the pipeline (catalogue,
+# compile, judge, episode, results, boards); harness/cli/ is the command-line
+# tool above it, which nothing in the library calls.
+HARNESS_C   := $(filter-out harness/cli/%,$(wildcard harness/*.c harness/*/*.c))
+HARNESS_CU  := $(wildcard harness/*/*.cu)
+HARNESS_H   := $(wildcard harness/*.h harness/*/*.h harness/*/*.cuh)
+CLI_C       := $(wildcard harness/cli/*.c)
+CLI_OBJS    := $(CLI_C:%.c=$(BUILD)/obj/%.o)
 AGENTS_C    := $(wildcard agents/*.c)
 LIB_OBJS    := $(HARNESS_C:%.c=$(BUILD)/obj/%.o) $(HARNESS_CU:%.cu=$(BUILD)/obj/%.o) \
                $(BUILD)/obj/version.o
@@ -69,7 +75,7 @@ $(BUILD)/obj/version.o: $(BUILD)/version.c
 
 FORCE:
 
-$(BUILD)/obj/%.o: %.c $(wildcard harness/*.h agents/*.h) include/cuarena.h
+$(BUILD)/obj/%.o: %.c $(HARNESS_H) $(wildcard agents/*.h) include/cuarena.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c $< -o $@
 
@@ -78,7 +84,7 @@ $(BUILD)/obj/%.o: %.cc $(wildcard baselines/cudnn/*.cuh) include/cuarena.h
 	$(CXX) $(filter-out -std=c11 -D%,$(CFLAGS)) -std=c++17 -Iinclude -Ibaselines/cudnn \
 		-I$(CUDA_HOME)/include -c $< -o $@
 
-$(BUILD)/obj/%.o: %.cu $(wildcard harness/*.h harness/*.cuh) include/cuarena.h
+$(BUILD)/obj/%.o: %.cu $(HARNESS_H) include/cuarena.h
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVFLAGS) -c $< -o $@
 
@@ -86,19 +92,19 @@ $(LIB): $(LIB_OBJS)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
-$(BUILD)/cuarena: $(BUILD)/obj/harness/main.o $(AGENT_OBJS) $(LIB)
+$(BUILD)/cuarena: $(CLI_OBJS) $(AGENT_OBJS) $(LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(RPATH) $(LDLIBS)
 
-# The candidate's process (harness/cand/main.cu): the judge starts it beside
+# The candidate's process (harness/judge/cand/main.cu): the judge starts it beside
 # itself (jail.h). Its own objects, never sanitized (nothing here runs it), and no
 # library of ours beyond the jail and the wire: the smallest program that maps
 # the judge's buffers and calls cua_solve.
 CANDFLAGS := -O2 -g -std=c11 $(WARN) -D_GNU_SOURCE -Iinclude -Iharness -I$(CUDA_HOME)/include
-$(BUILD)/obj/cand/%.o: harness/%.c harness/jail.h harness/wire.h harness/common.h
+$(BUILD)/obj/cand/%.o: harness/judge/%.c harness/judge/jail.h harness/judge/wire.h harness/common.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CANDFLAGS) -c $< -o $@
 
-$(BUILD)/obj/cand/main.o: harness/cand/main.cu harness/vmm.cuh harness/jail.h harness/wire.h include/cuarena.h
+$(BUILD)/obj/cand/main.o: harness/judge/cand/main.cu harness/judge/vmm.cuh harness/judge/jail.h harness/judge/wire.h include/cuarena.h
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVFLAGS) -c $< -o $@
 
@@ -168,9 +174,9 @@ FUZZ_SECONDS ?= 600
 FUZZ_CFLAGS  := -std=c11 -g -O1 -D_GNU_SOURCE -Iinclude -Iharness -I$(CUDA_HOME)/include \
                 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 
-FUZZ_LIB_C   := $(filter-out harness/cmd-%.c harness/report-print.c,$(HARNESS_C))
+FUZZ_LIB_C   := $(HARNESS_C)
 
-$(BUILD)/fuzz/%: tests/fuzz/%.c $(FUZZ_LIB_C) $(BUILD)/version.c $(wildcard harness/*.h)
+$(BUILD)/fuzz/%: tests/fuzz/%.c $(FUZZ_LIB_C) $(BUILD)/version.c $(HARNESS_H)
 	@mkdir -p $(dir $@)
 	clang $(FUZZ_CFLAGS) -o $@ $< $(FUZZ_LIB_C) $(BUILD)/version.c -lcjson -lmicrohttpd -lcurl -lcrypto -ldl -lm -lpthread
 

@@ -7,8 +7,8 @@
  * reaps it. A crashing, silent or garbage-writing program ends its episode
  * with a reason; the harness never blocks on it past the deadline, never dies
  * of SIGPIPE, and leaves no zombie. */
-#include "agent.h"
-#include "sandbox.h"
+#include "episode/agent.h"
+#include "judge/sandbox.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>

@@ -6,15 +6,15 @@
  * each turn's feedback as user messages (docs/prompts/turn.md filled in), the
  * model's replies as assistant messages; trimmed to a character budget by
  * dropping the oldest (reply, feedback) pairs. The kernel is the reply's fenced
- * code block (harness/extract.h). Transient failures (429, 408, 5xx, timeouts,
+ * code block (harness/episode/extract.h). Transient failures (429, 408, 5xx, timeouts,
  * lost connections, bodies that are cut off or not the expected JSON) are
  * retried with exponential backoff and full jitter, honouring Retry-After; a
  * semaphore bounds the requests in flight across episodes. The API key is read
  * from the environment variable the config names and never appears in an
  * error message. */
-#include "agent.h"
-#include "extract.h"
-#include "prompts.h"
+#include "episode/agent.h"
+#include "episode/extract.h"
+#include "catalogue/prompts.h"
 
 #include <cjson/cJSON.h>
 #include <curl/curl.h>

@@ -3,8 +3,8 @@
  * must pass and score a speedup of 1.00 against itself.
  * Config: {"baseline": "nvcc"} (default) or e.g. {"baseline": "cudnn/relu"}; a
  * library baseline is judged under the task's library policy like any candidate. */
-#include "agent.h"
-#include "eval.h"
+#include "episode/agent.h"
+#include "judge/eval.h"
 
 #include <string.h>
 #include <cjson/cJSON.h>

@@ -4,7 +4,7 @@
  * or {"jsonl": "saved.jsonl"} with lines {"task": "L1/021-relu", "turn": 1,
  * "code": "..."} (a run's trajectories.jsonl works as is). Turn k proposes the saved
  * source for k; when there is none, the agent stops. */
-#include "agent.h"
+#include "episode/agent.h"
 
 #include <string.h>
 #include <sys/stat.h>

@@ -11,8 +11,8 @@
  * Spread: the same (cached) kernel evaluated in 5 separate invocations; the
  * spread of its timed median, (max - min) / median, target <= 1 %.
  */
-#include "eval.h"
-#include "task.h"
+#include "judge/eval.h"
+#include "catalogue/task.h"
 
 #include <string.h>
 #include <unistd.h>

@@ -70,9 +70,13 @@ int cua_cpus(void);
 /* Monotonic clock in seconds. */
 double cua_now(void);
 
-/* SHA-256 of a buffer as 64 lowercase hex chars + NUL. */
+/* True when this machine has an NVIDIA device node (no CUDA call: the harness's
+ * own process never initialises CUDA). */
+bool cua_have_gpu(void);
+
 /* Lower-case hex of n bytes: 2n digits and a NUL in out. */
 void cua_hex(const void *bytes, size_t n, char *out);
+/* SHA-256 of a buffer as 64 lowercase hex chars + NUL. */
 void cua_sha256_hex(const void *buf, size_t len, char out[65]);
 
 /* Incremental SHA-256 (OpenSSL EVP underneath). */

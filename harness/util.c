@@ -281,3 +281,8 @@ void cua_sha256_hex(const void *buf, size_t len, char out[65])
 	cua_sha256_update(h, buf, len);
 	cua_sha256_final(h, out);
 }
+
+bool cua_have_gpu(void)
+{
+	return access("/dev/nvidiactl", F_OK) == 0 || access("/dev/nvidia0", F_OK) == 0;
+}

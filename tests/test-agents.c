@@ -5,7 +5,7 @@
 #include <unistd.h>
 #include <cjson/cJSON.h>
 
-#include "agent.h"
+#include "episode/agent.h"
 
 static const char *root(void)
 {

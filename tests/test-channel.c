@@ -1,4 +1,4 @@
-/* test-channel.c — the runner's report channel is sealed (harness/channel.c):
+/* test-channel.c — the runner's report channel is sealed (harness/judge/channel.c):
  * lines verify only with their key, their place and their text; the parent
  * judges unsealed lines and the guard's SIGSYS as sandbox violations, and
  * takes sealed ones (the real runner, which on a machine without a GPU reports
@@ -9,10 +9,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "channel.h"
-#include "compile.h"
-#include "eval.h"
-#include "task.h"
+#include "judge/channel.h"
+#include "compile/compile.h"
+#include "judge/eval.h"
+#include "catalogue/task.h"
 
 static struct cua_channel_key key;
 

@@ -1,5 +1,5 @@
 /* test-compare-runs.c — run against run (cua_compare_timing/task in
- * harness/metrics.c and `cuarena compare`): planted regressions, noise-only
+ * harness/results/metrics.c and `cuarena compare`): planted regressions, noise-only
  * changes, correctness flips, the clock guard, exit status for nightly CI. */
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
@@ -7,7 +7,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
-#include "metrics.h"
+#include "results/metrics.h"
 
 /* ---- the timing rule on hand-made distributions ------------------------------------- */
 

@@ -1,4 +1,4 @@
-/* test-compare.c — the element-wise correctness rule (harness/compare.h), the same
+/* test-compare.c — the element-wise correctness rule (harness/judge/compare.h), the same
  * code the device checker in runner.cu runs, and a host model of its guard-band
  * damage count. */
 #include <criterion/criterion.h>
@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "common.h"
-#include "compare.h"
+#include "judge/compare.h"
 
 /* How the candidate value of a case is made. */
 enum cand_kind {

@@ -1,4 +1,4 @@
-/* test-compile.c — nvcc → .so with a time limit and a cache (harness/compile.c).
+/* test-compile.c — nvcc → .so with a time limit and a cache (harness/compile/compile.c).
  * Runs the real nvcc (skipped when there is none); builds take ~1 s each, so
  * each test builds at most twice. No GPU is needed: nothing is executed. */
 #include <criterion/criterion.h>
@@ -8,8 +8,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "compile.h"
-#include "symcheck.h"
+#include "compile/compile.h"
+#include "compile/symcheck.h"
 
 /* A tiny valid candidate: a kernel and cua_solve. */
 static const char valid_src[] =

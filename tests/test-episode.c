@@ -1,4 +1,4 @@
-/* test-episode.c — the episode engine's evaluation options (harness/episode.c):
+/* test-episode.c — the episode engine's evaluation options (harness/episode/episode.c):
  * candidates get the ceilings of the GPU their baselines ran on, so %SOL and the
  * faster-than-light check apply to them as to the baselines. A run on the H200
  * once recorded every candidate with pct_sol 0 (and no speed-of-light check)
@@ -10,8 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "compile.h"
-#include "episode.h"
+#include "compile/compile.h"
+#include "episode/episode.h"
 
 static char tmp[4096];
 

@@ -14,9 +14,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "agent.h"
-#include "cli.h"
-#include "task.h"
+#include "catalogue/prompts.h"
+#include "episode/agent.h"
+#include "cli/cli.h"
+#include "catalogue/task.h"
 
 static const struct cua_agent_i *ag;
 static void *agent;

@@ -1,9 +1,9 @@
-/* test-expr.c — shape expressions (harness/expr.c): values, precedence, errors with columns. */
+/* test-expr.c — shape expressions (harness/catalogue/expr.c): values, precedence, errors with columns. */
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
 #include <string.h>
 
-#include "expr.h"
+#include "catalogue/expr.h"
 
 static const struct cua_binding vars[] = {
 	{"B", 4}, {"N", 10}, {"H", 32}, {"P", 1}, {"K", 3}, {"S", 2},

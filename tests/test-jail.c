@@ -1,4 +1,4 @@
-/* test-jail.c — the kernel's process (harness/jail.c): who it runs as, what it
+/* test-jail.c — the kernel's process (harness/judge/jail.c): who it runs as, what it
  * sees and inherits, and which system calls its filter refuses. The namespace
  * tests need root (CI and the GPU machine run as root) and skip otherwise. */
 #include <criterion/criterion.h>
@@ -15,7 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "jail.h"
+#include "judge/jail.h"
 
 TestSuite(jail);
 

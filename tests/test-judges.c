@@ -1,4 +1,4 @@
-/* test-judges.c — the long-lived judges (harness/judges.c) over the real
+/* test-judges.c — the long-lived judges (harness/judge/judges.c) over the real
  * serving protocol, with tests/fakes/fake-judge.c standing in for the GPU
  * judge: one process answers job after job, and a judge that says it is
  * done, dies, dies between jobs or hangs is replaced without losing a job. */
@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "judges.h"
+#include "judge/judges.h"
 
 #define FD 3
 

@@ -2,8 +2,8 @@
  * OpenAI-compatible server on 127.0.0.1 (an ephemeral port, a thread of this
  * test) serving scripted replies: code extraction, retries and backoff, timeouts,
  * broken bodies, fatal statuses, the conversation and its trimming, the API key,
- * config validation. Also code-block extraction (harness/extract.c) and the
- * prompt helpers (harness/prompts.c), table-driven. */
+ * config validation. Also code-block extraction (harness/episode/extract.c) and the
+ * prompt helpers (harness/catalogue/prompts.c), table-driven. */
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
 
@@ -19,9 +19,9 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "agent.h"
-#include "extract.h"
-#include "prompts.h"
+#include "episode/agent.h"
+#include "episode/extract.h"
+#include "catalogue/prompts.h"
 
 /* ---- the fake server ------------------------------------------------------ */
 
@@ -878,7 +878,7 @@ Test(llm, no_config_is_an_error_naming_base_url)
 	cr_expect(strstr(err, "base_url"), "%s", err);
 }
 
-/* ---- code-block extraction (harness/extract.c) ------------------------------- */
+/* ---- code-block extraction (harness/episode/extract.c) ------------------------------- */
 
 struct extract_case {
 	char name[64];
@@ -982,7 +982,7 @@ ParameterizedTest(struct solve_case *c, extract, defining_cua_solve_is_recognise
 	cr_expect_eq(cua_extract_defines_solve(c->src, strlen(c->src)), c->defines, "%s", c->src);
 }
 
-/* ---- prompt helpers (harness/prompts.c) ------------------------------------- */
+/* ---- prompt helpers (harness/catalogue/prompts.c) ------------------------------------- */
 
 Test(prompts, placeholders_are_filled_once_and_unknown_ones_kept)
 {

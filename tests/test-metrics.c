@@ -1,4 +1,4 @@
-/* test-metrics.c — scores (harness/metrics.c) against answers computed by hand
+/* test-metrics.c — scores (harness/results/metrics.c) against answers computed by hand
  * from the fixture runs in tests/data/results/ (see make-fixtures.py).
  *
  * basic (alpha v1, 5 L1 tasks; best of trajectory vs nvcc):
@@ -16,7 +16,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "metrics.h"
+#include "results/metrics.h"
 
 static struct cua_run *load(const char *name)
 {

@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
-#include "plot-gnuplot.h"
+#include "boards/plot-gnuplot.h"
 
 static char tmp[64];
 

@@ -1,4 +1,4 @@
-/* test-results.c — the run-folder loader (harness/results.c): fields, scored
+/* test-results.c — the run-folder loader (harness/results/results.c): fields, scored
  * evaluations, code read back, rejections naming file and line, the torn last
  * line, and the escapers. Fixtures: tests/data/results/ (make-fixtures.py). */
 #include <criterion/criterion.h>
@@ -10,7 +10,7 @@
 #include <unistd.h>
 #include <cjson/cJSON.h>
 
-#include "results.h"
+#include "results/results.h"
 
 static const char *fixture(const char *name)
 {

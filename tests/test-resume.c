@@ -1,6 +1,6 @@
 /* test-resume.c — nothing lost, nothing repeated: a run killed with SIGKILL at 20
  * random moments and resumed each time must end with exactly the evaluations of an
- * uninterrupted run (harness/run.c, `cuarena run --resume`). No GPU is needed: the
+ * uninterrupted run (harness/episode/run.c, `cuarena run --resume`). No GPU is needed: the
  * replayed turns fail at the compile or static-check stage. */
 #include <criterion/criterion.h>
 #include <signal.h>
@@ -9,8 +9,8 @@
 #include <unistd.h>
 #include <cjson/cJSON.h>
 
-#include "compile.h"
-#include "run.h"
+#include "compile/compile.h"
+#include "episode/run.h"
 
 static char tmp[4096];
 

@@ -1,9 +1,9 @@
-/* test-reward.c — reward schedules with hand-computed values (harness/reward.c). */
+/* test-reward.c — reward schedules with hand-computed values (harness/episode/reward.c). */
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
 #include <math.h>
 
-#include "reward.h"
+#include "episode/reward.h"
 
 struct rcase {
 	int kind;

@@ -1,4 +1,4 @@
-/* test-run.c — the run engine without a GPU (harness/run.c): a replay agent whose
+/* test-run.c — the run engine without a GPU (harness/episode/run.c): a replay agent whose
  * turns fail before the GPU stage (a compile error, then a forbidden symbol) runs
  * two tasks with two episodes in flight, and every results file says so. */
 #include <criterion/criterion.h>
@@ -10,9 +10,9 @@
 #include <unistd.h>
 #include <cjson/cJSON.h>
 
-#include "compile.h"
-#include "eval.h"
-#include "run.h"
+#include "compile/compile.h"
+#include "judge/eval.h"
+#include "episode/run.h"
 
 static char tmp[4096];
 

@@ -11,7 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "sandbox.h"
+#include "judge/sandbox.h"
 
 static char helper_path[4096];
 

@@ -1,4 +1,4 @@
-/* test-sass.c — the SASS precision check (harness/sass.c): listings that cuobjdump
+/* test-sass.c — the SASS precision check (harness/compile/sass.c): listings that cuobjdump
  * 13.2 printed for kernels built here with nvcc 13.0 for sm_90a (tests/data/sass/:
  * sgemm-tiled = tests/gpu/candidates/sgemm-tiled.cu, the tf32 and fp16 cheats, a
  * split-bf16 wmma GEMM, half2-and-mma-sync.cu.txt's and wgmma.cu.txt's kernels), and the policy
@@ -8,7 +8,7 @@
 
 #include <string.h>
 
-#include "sass.h"
+#include "compile/sass.h"
 
 static struct cua_sass_scan scan;
 static char msg[1024];

@@ -1,13 +1,13 @@
 /* test-serve.c — what `cuarena serve` and `cuarena env` read before any work:
- * --listen addresses (harness/serve.c) and reset requests (harness/envproto.c).
+ * --listen addresses (harness/episode/serve.c) and reset requests (harness/episode/envproto.c).
  * The server itself is tested over loopback by tests/serve_test.py. */
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cjson/cJSON.h>
 
-#include "envproto.h"
-#include "serve.h"
+#include "episode/envproto.h"
+#include "episode/serve.h"
 
 struct listen_case {
 	const char *in, *host;

@@ -1,4 +1,4 @@
-/* test-shard.c — `run --shard I/N` (harness/shard.c): the I/N syntax, the split by
+/* test-shard.c — `run --shard I/N` (harness/episode/shard.c): the I/N syntax, the split by
  * cost (largest first, to the lightest shard), and the split of the real catalogue
  * weighed by the H200 run committed under results/. */
 #include <criterion/criterion.h>
@@ -7,7 +7,7 @@
 #include <string.h>
 #include <cjson/cJSON.h>
 
-#include "shard.h"
+#include "episode/shard.h"
 
 TestSuite(shard, .timeout = 60);
 

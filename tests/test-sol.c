@@ -1,11 +1,11 @@
-/* test-sol.c — speed of light, device ceilings and speedups (harness/eval.c).
+/* test-sol.c — speed of light, device ceilings and speedups (harness/judge/eval.c).
  * Fixtures: tests/data/sol/ (three tasks and some broken ceilings files). */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <string.h>
 #include <cjson/cJSON.h>
 
-#include "eval.h"
+#include "judge/eval.h"
 
 static const char *repo_root(void)
 {

@@ -1,10 +1,10 @@
-/* test-stats.c — sample statistics and the timing stop rule (harness/stats.c). */
+/* test-stats.c — sample statistics and the timing stop rule (harness/judge/stats.c). */
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
 #include <math.h>
 #include <string.h>
 
-#include "stats.h"
+#include "judge/stats.h"
 
 #define EPS 1e-9
 

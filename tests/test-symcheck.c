@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "symcheck.h"
+#include "compile/symcheck.h"
 
 static char so_path_buf[4096];
 

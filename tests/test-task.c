@@ -1,4 +1,4 @@
-/* test-task.c — task.json loading and validation, and the catalogue (harness/task.c).
+/* test-task.c — task.json loading and validation, and the catalogue (harness/catalogue/task.c).
  * Fixtures: tests/data/tasks/ (regenerate with tests/data/tasks/make-fixtures.py). */
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
@@ -6,8 +6,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
-#include "task.h"
+#include "catalogue/prompts.h"
+#include "cli/cli.h"
+#include "catalogue/task.h"
 
 /* Path of a fixture under tests/data/tasks/, in a static buffer. */
 static const char *fixture(const char *rel)

@@ -1,12 +1,12 @@
 /* test-verdict.c — verdict names, the evaluation record's JSON round trip and
- * cua_trim_text (harness/verdict.c). */
+ * cua_trim_text (harness/judge/verdict.c). */
 #include <criterion/criterion.h>
 #include <float.h>
 #include <math.h>
 #include <string.h>
 #include <cjson/cJSON.h>
 
-#include "verdict.h"
+#include "judge/verdict.h"
 
 /* ---- verdict names ---------------------------------------------------------- */
 

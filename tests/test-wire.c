@@ -1,4 +1,4 @@
-/* test-wire.c — judge ⇄ kernel-process records (harness/wire.c): round trips,
+/* test-wire.c — judge ⇄ kernel-process records (harness/judge/wire.c): round trips,
  * descriptors passed along, and what a malformed or missing peer looks like. */
 #include <criterion/criterion.h>
 #include <errno.h>
@@ -8,7 +8,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "wire.h"
+#include "judge/wire.h"
 
 TestSuite(wire);
 

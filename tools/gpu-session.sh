@@ -112,7 +112,7 @@ runs)
 	tail -n 3 "$OUT/gpu-test.log"
 	;;
 guard)
-	# A candidate's process runs under the system-call filter (harness/jail.c),
+	# A candidate's process runs under the system-call filter (harness/judge/jail.c),
 	# references' and baselines' do not: submitting each reference as a candidate
 	# shows that no task's honest kernel makes a system call the filter refuses.
 	end=$((SECONDS + ${GUARD_S:-480}))

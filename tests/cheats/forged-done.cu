@@ -8,7 +8,7 @@
 #include <string.h>
 #include "elf-walk.h"
 extern "C" {
-#include "../../harness/wire.h"
+#include "../../harness/judge/wire.h"
 }
 
 extern "C" int cua_solve(const struct cua_tensor *in, int n_in, struct cua_tensor *out,

@@ -13,8 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "channel.h"
-#include "runner.h"
+#include "judge/channel.h"
+#include "judge/runner.h"
 
 static int fd = -1;
 static struct cua_channel_key key;

@@ -1,10 +1,10 @@
 /* fuzz-action.c — libFuzzer target: the exec protocol's action line parser
- * (cua_action_parse in harness/agent.c). Every line is an action, a stop, or an
+ * (cua_action_parse in harness/episode/agent.c). Every line is an action, a stop, or an
  * error that says why; nothing leaks. */
 #include <stdint.h>
 #include <string.h>
 
-#include "agent.h"
+#include "episode/agent.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

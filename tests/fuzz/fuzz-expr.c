@@ -1,10 +1,10 @@
-/* fuzz-expr.c — libFuzzer target: shape expressions (harness/expr.c).
+/* fuzz-expr.c — libFuzzer target: shape expressions (harness/catalogue/expr.c).
  * Build and run: make fuzz (or FUZZ_SECONDS=60 make fuzz). Any crash, leak or
  * sanitizer report is a bug; a rejected expression is fine. */
 #include <stdint.h>
 #include <string.h>
 
-#include "expr.h"
+#include "catalogue/expr.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -1,10 +1,10 @@
 /* fuzz-extract.c — libFuzzer target: the LLM reply parser that finds the kernel in
- * a model's free text (harness/extract.c). Either code or a reason, never both. */
+ * a model's free text (harness/episode/extract.c). Either code or a reason, never both. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "extract.h"
+#include "episode/extract.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

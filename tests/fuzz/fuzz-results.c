@@ -1,4 +1,4 @@
-/* fuzz-results.c — libFuzzer target: the results loader (harness/results.c).
+/* fuzz-results.c — libFuzzer target: the results loader (harness/results/results.c).
  * The input is split at 0x1e (record separator) bytes into run.json,
  * evals.jsonl, baselines.jsonl and trajectories.jsonl of a results folder;
  * whatever loads must also be scorable. */
@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "results.h"
+#include "results/results.h"
 
 static char dir[256];
 

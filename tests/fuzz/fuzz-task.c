@@ -1,4 +1,4 @@
-/* fuzz-task.c — libFuzzer target: the task.json loader (harness/task.c), fed
+/* fuzz-task.c — libFuzzer target: the task.json loader (harness/catalogue/task.c), fed
  * through a real file in a fake catalogue root so the whole path is exercised:
  * JSON parsing, every field's validation, shape expressions in every shape set. */
 #include <stdint.h>
@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "task.h"
+#include "catalogue/task.h"
 
 static char dir[256];
 

@@ -10,11 +10,11 @@
  * The harness (this process) must survive all of them. Prints one line per test
  * and a final "N passed, N failed"; details go to $OUT/gpu-test.jsonl when OUT is set.
  */
-#include "eval.h"
-#include "judges.h"
-#include "run.h"
-#include "task.h"
-#include "verdict.h"
+#include "judge/eval.h"
+#include "judge/judges.h"
+#include "episode/run.h"
+#include "catalogue/task.h"
+#include "judge/verdict.h"
 
 #include <dirent.h>
 #include <fcntl.h>

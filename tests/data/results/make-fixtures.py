@@ -25,7 +25,7 @@ def stats(median, q1=None, q3=None, n=50):
 
 def ev(subject, verdict="ok", median=None, q1=None, q3=None, pct_sol=None, mhz=1980.0,
        imported=False, message="", n=50):
-    """An evaluation object as harness/verdict.c writes it."""
+    """An evaluation object as harness/judge/verdict.c writes it."""
     e = {"subject": subject, "verdict": verdict,
          "message": message or ("" if verdict == "ok" else "the " + verdict.replace("_", " ")),
          "compile": {"cache_hit": False, "seconds": 1.3, "so_sha256": "ab" * 32},
@@ -273,7 +273,7 @@ def compare():
     new.write()
 
     # Noise only: 24 tasks measured twice from one distribution (lognormal, 1 %
-    # to 10 % spread, a few 2x outliers), quartiles as harness/stats.c computes them.
+    # to 10 % spread, a few 2x outliers), quartiles as harness/judge/stats.c computes them.
     rng = random.Random(20261129)
 
     def quartiles(xs):

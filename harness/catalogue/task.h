@@ -1,0 +1,169 @@
+/* task.h — the task format (tasks/L<level>/<NNN>-<slug>/task.json) and the catalogue.
+ * The schema is documented in docs/ADDING-A-TASK.md. Everything read here is
+ * untrusted: errors name the file and the JSON field. */
+#ifndef CUA_TASK_H
+#define CUA_TASK_H
+
+#include "common.h"
+#include "cuarena.h"
+
+#define CUA_MAX_TENSORS 8
+#define CUA_MAX_SHAPES 8
+#define CUA_MAX_NAMED 16      /* named dims per shape set, params per task */
+#define CUA_MAX_BASELINES 8
+#define CUA_MAX_LIBS 4
+#define CUA_NAME_LEN 32
+#define CUA_MAX_SEGMENTS 4096 /* segments of one layered input (Level 3 weights) */
+#define CUA_SEG_NAME_LEN 96   /* "layer4.22.downsample.1.running_mean" and longer */
+#define CUA_SEG_ALIGN 64      /* elements: every segment starts at a multiple (256 B of f32) */
+#define CUA_MAX_REPEAT_DEPTH 4
+
+/* Input distributions; the generator is in harness/rng.h. */
+enum cua_dist {
+	CUA_DIST_UNIFORM = 0,  /* a = low, b = high (high > low) */
+	CUA_DIST_NORMAL = 1,   /* a = mean, b = std (std > 0) */
+	CUA_DIST_INT = 2,      /* integers uniform in [a, b] (for index/label inputs) */
+	CUA_DIST_BERNOULLI = 3,/* 1 with probability a, else 0 (for masks) */
+	CUA_DIST_CONST = 4,    /* every element = a (BatchNorm's weight 1, bias 0) */
+};
+
+enum cua_precision {
+	CUA_PREC_FP32_STRICT = 0,  /* default: no TF32, no half; baselines run strict */
+	CUA_PREC_TF32_ALLOWED = 1,
+	CUA_PREC_HALF_ALLOWED = 2,
+};
+
+struct cua_init {
+	enum cua_dist dist;
+	double a, b;
+};
+
+/* One named segment of a layered input: a weight tensor of the network laid in
+ * the flat buffer at `offset` (elements, a multiple of CUA_SEG_ALIGN). Element j
+ * of the segment is cua_rng_value(init, seed, stream, j); the padding between
+ * segments is zero. */
+struct cua_segment {
+	char name[CUA_SEG_NAME_LEN]; /* PyTorch state_dict() name: "layer1.0.conv1.weight" */
+	int ndim;
+	int64_t shape[CUA_MAX_DIMS];
+	int64_t offset, numel;
+	struct cua_init init;
+	uint32_t stream;             /* RNG stream: CUA_SEG_STREAM(input index, segment) */
+};
+
+/* Each segment its own stream, apart from every plain input's (0..15). */
+#define CUA_SEG_STREAM(input, k) ((uint32_t)(input) + 16u * ((uint32_t)(k) + 1u))
+
+struct cua_tensor_spec {
+	char name[CUA_NAME_LEN];
+	enum cua_dtype dtype;
+	int ndim;
+	char *shape[CUA_MAX_DIMS];   /* expressions over dims and integer params */
+	struct cua_init init;        /* inputs only (unused when n_segments > 0) */
+	/* A layered input ("layers" in task.json, docs/ADDING-A-TASK.md): shape is
+	 * ["P"] with P = the end of the last segment, the same in every shape set. */
+	int n_segments;
+	struct cua_segment *segments; /* owned; NULL when n_segments == 0 */
+};
+
+struct cua_named {
+	char name[CUA_NAME_LEN];
+	int64_t value;
+};
+
+struct cua_shape_set {
+	char name[CUA_NAME_LEN];
+	bool timed;                  /* exactly one per task */
+	int n_dims;
+	struct cua_named dims[CUA_MAX_NAMED];
+};
+
+struct cua_param {
+	char name[CUA_NAME_LEN];
+	double value;
+	bool is_int;                 /* integer params may appear in expressions */
+};
+
+struct cua_task {
+	char *id;                    /* "L1/020-relu": level dir + folder name */
+	char *dir;                   /* folder path as given to the loader */
+	int level;
+	char *title;
+	char *description;
+	char *torch;                 /* cross-validation expression (optional) */
+	int n_inputs, n_outputs;
+	struct cua_tensor_spec inputs[CUA_MAX_TENSORS];
+	struct cua_tensor_spec outputs[CUA_MAX_TENSORS];
+	int n_params;
+	struct cua_param params[CUA_MAX_NAMED];
+	int n_shapes;
+	struct cua_shape_set shapes[CUA_MAX_SHAPES];
+	enum cua_precision precision;
+	double atol, rtol;
+	char *flops;                 /* expression */
+	char *bytes;                 /* expression: fewest bytes the op must move */
+	bool sol_bytes_only;         /* "sol": "bytes": fast algorithms (FFT, Winograd)
+	                              * may do fewer flops than `flops` counts, so the
+	                              * speed of light is the memory bound alone */
+	int n_baselines;
+	char *baselines[CUA_MAX_BASELINES]; /* "cublas/sgemm" = baselines/cublas/sgemm.cu */
+	int n_libraries;
+	char *libraries[CUA_MAX_LIBS];      /* libraries a candidate may call: "cublas", "cudnn" */
+	int64_t memory_mb;           /* peak device memory of one evaluation, the judge's
+	                              * copies included (MiB); 0 = not stated (required
+	                              * from Level 3 and for any layered input) */
+};
+
+/* Loads dir/task.json (dir = a task folder). On failure *out is NULL and err
+ * holds "PATH: FIELD: what is wrong". */
+enum cua_status cua_task_load(const char *dir, struct cua_task **out, char *err,
+                              size_t errlen);
+void cua_task_free(struct cua_task *t);   /* NULL is a no-op */
+
+/* Index of the timed shape set (always exists in a loaded task). */
+int cua_task_timed_shape(const struct cua_task *t);
+
+/* Evaluates an expression in shape set `shape` (dims + integer params). */
+enum cua_status cua_task_eval(const struct cua_task *t, int shape, const char *expr,
+                              int64_t *out, char *err, size_t errlen);
+
+/* Resolves a tensor spec's shape in a shape set. */
+enum cua_status cua_task_tensor_shape(const struct cua_task *t, int shape,
+                                      const struct cua_tensor_spec *spec,
+                                      int64_t dims[CUA_MAX_DIMS], char *err,
+                                      size_t errlen);
+
+/* The segment of a layered input holding element `index`, or NULL when the
+ * element is padding (or spec has no segments). Binary search. */
+const struct cua_segment *cua_segment_at(const struct cua_tensor_spec *spec, int64_t index);
+
+/* One line describing an init: "U(-0.125, 0.125)", "N(0, 1)", "const 1". */
+void cua_init_describe(const struct cua_init *in, char *buf, size_t len);
+
+const char *cua_dtype_name(enum cua_dtype d);     /* "f32" */
+size_t cua_dtype_size(enum cua_dtype d);
+const char *cua_precision_name(enum cua_precision p); /* "fp32-strict" */
+
+/* The catalogue: every task folder under root/tasks/L<n>/ (scanned, no list). */
+struct cua_catalogue {
+	int n;
+	struct cua_task **tasks;     /* sorted by id */
+	char hash[65];               /* SHA-256 over every file under root/tasks */
+	int n_bad;                   /* folders that failed to load */
+	char *errors;                /* one line per bad task, NULL if none */
+};
+
+/* Loads every task. Bad tasks do not stop the scan: each is reported in
+ * cat->errors and the call returns CUA_E_PARSE with the good ones loaded. */
+enum cua_status cua_catalogue_load(const char *root, struct cua_catalogue *cat,
+                                   char *err, size_t errlen);
+void cua_catalogue_free(struct cua_catalogue *cat);
+
+/* Finds a task by exact id ("L1/020-relu"), folder name ("020-relu"), slug
+ * ("relu") or number ("20": the lowest level's task 20; "L2/20": Level 2's). NULL if none or
+ * ambiguous (err says which). */
+const struct cua_task *cua_catalogue_find(const struct cua_catalogue *cat,
+                                          const char *name, char *err,
+                                          size_t errlen);
+
+#endif /* CUA_TASK_H */

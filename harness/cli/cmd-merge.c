@@ -1,0 +1,762 @@
+/* cmd-merge.c — `cuarena merge SHARD... --out DIR`: the shards of one run (`run
+ * --shard I/N`, e.g. a Slurm job array) joined into one run folder of the same
+ * format (docs/RESULTS-FORMAT.md "Merged runs", docs/SCALE-OUT.md). */
+#include "cli/cli.h"
+#include "episode/episode.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include <cjson/cJSON.h>
+
+static const char *const files[] = {"evals.jsonl", "trajectories.jsonl", "baselines.jsonl"};
+#define N_FILES 3
+
+struct shard {
+	const char *dir;
+	cJSON *run;                 /* run.json; NULL when the folder has none */
+	int index, count;           /* from "shard"; -1 without one */
+	int n_tasks;
+	const char **tasks;         /* run.json's "tasks" (borrowed from run) */
+	bool *ended;                /* per task: its last end line is final */
+	bool *correct;              /* per task: that line's best_turn > 0 */
+	uint64_t *evaluated;        /* per task: bit k-1 when turn k was a candidate */
+	struct cua_buf lines[N_FILES]; /* the lines kept, each ending in '\n' */
+	int evaluations;            /* (task, turn) evaluated, no_code aside */
+	int n_open;                 /* tasks not ended */
+};
+
+static void shard_free(struct shard *s)
+{
+	cJSON_Delete(s->run);
+	free(s->tasks);
+	free(s->ended);
+	free(s->correct);
+	free(s->evaluated);
+	for (int f = 0; f < N_FILES; f++)
+		free(s->lines[f].s);
+}
+
+static const char *jstr(const cJSON *o, const char *k)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+	return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+static int task_pos(const struct shard *s, const char *id)
+{
+	for (int i = 0; i < s->n_tasks; i++)
+		if (!strcmp(s->tasks[i], id))
+			return i;
+	return -1;
+}
+
+/* Reads DIR/run.json: *missing when the folder has none (a shard that never
+ * started). Other faults are errors naming the file and field. */
+static int load_meta(struct shard *s, bool *missing, char *err, size_t errlen)
+{
+	char path[4400], *buf = NULL;
+	snprintf(path, sizeof(path), "%s/run.json", s->dir);
+	s->index = s->count = -1;
+	*missing = access(path, F_OK) != 0;
+	if (*missing)
+		return CUA_OK;
+	enum cua_status st = cua_read_file(path, 16 << 20, &buf, NULL, err, errlen);
+	if (st != CUA_OK)
+		return st;
+	s->run = cJSON_Parse(buf);
+	free(buf);
+	const cJSON *schema = cJSON_GetObjectItemCaseSensitive(s->run, "schema");
+	const cJSON *tasks = cJSON_GetObjectItemCaseSensitive(s->run, "tasks");
+	if (!cJSON_IsObject(s->run) || !cJSON_IsNumber(schema) || schema->valuedouble > 1) {
+		cua_errf(err, errlen, "%s: %s", path, !cJSON_IsObject(s->run) ? "not a JSON object"
+		         : cJSON_IsNumber(schema) ? "schema: newer than this cuarena (1)"
+		         : "schema: missing");
+		return CUA_E_PARSE;
+	}
+	if (!cJSON_IsArray(tasks)) {
+		cua_errf(err, errlen, "%s: tasks: missing (a run folder lists its tasks)", path);
+		return CUA_E_PARSE;
+	}
+	int n = cJSON_GetArraySize(tasks);
+	s->tasks = calloc((size_t)n + 1, sizeof(char *));
+	s->ended = calloc((size_t)n + 1, sizeof(bool));
+	s->correct = calloc((size_t)n + 1, sizeof(bool));
+	s->evaluated = calloc((size_t)n + 1, sizeof(uint64_t));
+	CUA_ASSERT(s->tasks && s->ended && s->correct && s->evaluated);
+	const cJSON *t;
+	cJSON_ArrayForEach(t, tasks) {
+		if (!cJSON_IsString(t)) {
+			cua_errf(err, errlen, "%s: tasks[%d]: not a string", path, s->n_tasks);
+			return CUA_E_PARSE;
+		}
+		if (task_pos(s, t->valuestring) >= 0) {
+			cua_errf(err, errlen, "%s: tasks: %s is listed twice", path, t->valuestring);
+			return CUA_E_PARSE;
+		}
+		s->tasks[s->n_tasks++] = t->valuestring;
+	}
+	const cJSON *sh = cJSON_GetObjectItemCaseSensitive(s->run, "shard");
+	if (sh) {
+		const cJSON *i = cJSON_GetObjectItemCaseSensitive(sh, "index");
+		const cJSON *c = cJSON_GetObjectItemCaseSensitive(sh, "count");
+		const cJSON *sel = cJSON_GetObjectItemCaseSensitive(sh, "selected");
+		if (!cJSON_IsNumber(i) || !cJSON_IsNumber(c) || !cJSON_IsArray(sel) ||
+		    c->valuedouble < 1 || c->valuedouble > 65536 || i->valuedouble < 0 ||
+		    i->valuedouble >= c->valuedouble || i->valuedouble != (int)i->valuedouble) {
+			cua_errf(err, errlen, "%s: shard: index, count and selected must be there, "
+			         "0 <= index < count", path);
+			return CUA_E_PARSE;
+		}
+		s->index = (int)i->valuedouble;
+		s->count = (int)c->valuedouble;
+	}
+	return CUA_OK;
+}
+
+/* Checks one results line of a shard and keeps it; its task must be one of the
+ * shard's. A line that does not parse is dropped only when it is the last. */
+static int take_line(struct shard *s, int f, char *l, bool last, int lineno, char *err,
+                     size_t errlen)
+{
+	cJSON *j = cJSON_Parse(l);
+	if (!j) {
+		if (last) {
+			fprintf(stderr, "cuarena merge: warning: %s/%s: line %d: not JSON (torn by "
+			        "a kill); left out\n", s->dir, files[f], lineno);
+			return CUA_OK;
+		}
+		cua_errf(err, errlen, "%s/%s: line %d: not JSON", s->dir, files[f], lineno);
+		return CUA_E_PARSE;
+	}
+	const char *task = jstr(j, "task");
+	int k = task ? task_pos(s, task) : -1;
+	if (k < 0) {
+		cua_errf(err, errlen, "%s/%s: line %d: %s%s%s", s->dir, files[f], lineno,
+		         task ? "task " : "no task", task ? task : "",
+		         task ? " is not one of this run's (run.json tasks)" : "");
+		cJSON_Delete(j);
+		return CUA_E_PARSE;
+	}
+	if (f == 0) {
+		const cJSON *turn = cJSON_GetObjectItemCaseSensitive(j, "turn");
+		const char *v = jstr(cJSON_GetObjectItemCaseSensitive(j, "eval"), "verdict");
+		/* as the run counts them: one per turn (a resume may have written a
+		 * turn twice), a reply without code is none */
+		int k1 = cJSON_IsNumber(turn) ? cua_to_int(turn->valuedouble) : 0;
+		if (k1 >= 1 && k1 <= CUA_MAX_TURNS && !(v && !strcmp(v, "no_code")) &&
+		    !(s->evaluated[k] & (1ull << (k1 - 1)))) {
+			s->evaluated[k] |= 1ull << (k1 - 1);
+			s->evaluations++;
+		}
+	} else if (f == 1) {
+		const char *kind = jstr(j, "kind"), *reason = jstr(j, "reason");
+		const cJSON *best = cJSON_GetObjectItemCaseSensitive(j, "best_turn");
+		if (kind && !strcmp(kind, "end")) {
+			s->ended[k] = !(reason && !strcmp(reason, "interrupted"));
+			s->correct[k] = cJSON_IsNumber(best) && best->valuedouble > 0;
+		}
+	}
+	cJSON_Delete(j);
+	cua_buf_printf(&s->lines[f], "%s\n", l);
+	return CUA_OK;
+}
+
+/* Reads the shard's three results files (a missing one is empty). */
+static int load_lines(struct shard *s, char *err, size_t errlen)
+{
+	for (int f = 0; f < N_FILES; f++) {
+		char path[4400], *buf = NULL;
+		size_t len = 0;
+		snprintf(path, sizeof(path), "%s/%s", s->dir, files[f]);
+		if (access(path, F_OK) != 0)
+			continue;
+		enum cua_status st = cua_read_file(path, (size_t)4 << 30, &buf, &len, err, errlen);
+		if (st != CUA_OK)
+			return st;
+		int lineno = 0;
+		for (char *l = buf, *nl; l && *l; l = nl ? nl + 1 : NULL) {
+			nl = strchr(l, '\n');
+			if (nl)
+				*nl = '\0';
+			lineno++;
+			bool last = !nl || strspn(nl + 1, " \t\r\n") == strlen(nl + 1);
+			if (strspn(l, " \t\r") == strlen(l))
+				continue;
+			if ((st = take_line(s, f, l, last, lineno, err, errlen)) != CUA_OK) {
+				free(buf);
+				return st;
+			}
+		}
+		free(buf);
+	}
+	for (int i = 0; i < s->n_tasks; i++)
+		s->n_open += !s->ended[i];
+	return CUA_OK;
+}
+
+/* A field every shard of one run has alike: its run.json path, what to call it. */
+static const struct {
+	const char *path[2];
+	const char *what;
+} same[] = {
+	{{"agent", "name"}, "agent"},
+	{{"agent", "version"}, "agent version"},
+	{{"agent", "config"}, "agent config"},
+	{{"agent", "prompts_sha256"}, "prompt templates"},
+	{{"turns", NULL}, "turn limit"},
+	{{"reward", NULL}, "reward"},
+	{{"harness", "git"}, "harness commit"},
+	{{"harness", "version"}, "harness version"},
+	{{"catalogue_hash", NULL}, "catalogue digest"},
+	{{"nvcc", NULL}, "nvcc"},
+	{{"max_time_s", NULL}, "timing cap"},
+	{{"public_seeds", NULL}, "public seeds"},
+};
+
+static const cJSON *at(const cJSON *run, const char *const path[2])
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(run, path[0]);
+	return path[1] ? cJSON_GetObjectItemCaseSensitive(v, path[1]) : v;
+}
+
+static void show(const cJSON *v, char *buf, size_t len)
+{
+	char *s = v ? cJSON_PrintUnformatted(v) : NULL;
+	snprintf(buf, len, "%s", s ? s : "(absent)");
+	if (strlen(buf) > 80)
+		strcpy(buf + 77, "...");
+	free(s);
+}
+
+/* Refuses shards that are not of one run: a field of `same`, the GPU model, the
+ * split (count and selection). Returns 0 or prints and returns 2. */
+static int check_alike(struct shard *sh, int n)
+{
+	const struct shard *a = NULL;
+	for (int i = 0; i < n; i++) {
+		if (!sh[i].run)
+			continue;
+		if (!a) {
+			a = &sh[i];
+			continue;
+		}
+		const struct shard *b = &sh[i];
+		for (size_t k = 0; k < CUA_ARRAY_LEN(same); k++) {
+			const cJSON *x = at(a->run, same[k].path), *y = at(b->run, same[k].path);
+			if ((!x && !y) || (x && y && cJSON_Compare(x, y, true)))
+				continue;
+			char sx[96], sy[96], field[64];
+			show(x, sx, sizeof(sx));
+			show(y, sy, sizeof(sy));
+			snprintf(field, sizeof(field), "%s%s%s", same[k].path[0],
+			         same[k].path[1] ? "." : "", same[k].path[1] ? same[k].path[1] : "");
+			fprintf(stderr, "cuarena merge: %s/run.json: %s %s differs from %s/run.json's "
+			        "%s (%s): the shards of one run share their %s\n", b->dir, field, sy,
+			        a->dir, sx, same[k].what, same[k].what);
+			return CUA_EXIT_USAGE;
+		}
+		const char *da = jstr(cJSON_GetObjectItemCaseSensitive(a->run, "device"), "name");
+		const char *db = jstr(cJSON_GetObjectItemCaseSensitive(b->run, "device"), "name");
+		if (da && db && *da && *db && strcmp(da, db)) {
+			fprintf(stderr, "cuarena merge: %s ran on %s, %s on %s: a run's speedups are of "
+			        "one GPU model (constrain the job array to one, e.g. sbatch "
+			        "--constraint)\n", a->dir, da, b->dir, db);
+			return CUA_EXIT_USAGE;
+		}
+		if ((a->count < 0) != (b->count < 0)) {
+			fprintf(stderr, "cuarena merge: %s is a shard (run --shard) and %s is not\n",
+			        a->count < 0 ? b->dir : a->dir, a->count < 0 ? a->dir : b->dir);
+			return CUA_EXIT_USAGE;
+		}
+		if (a->count < 0)
+			continue;
+		const cJSON *sa = cJSON_GetObjectItemCaseSensitive(a->run, "shard");
+		const cJSON *sb = cJSON_GetObjectItemCaseSensitive(b->run, "shard");
+		if (a->count != b->count ||
+		    !cJSON_Compare(cJSON_GetObjectItemCaseSensitive(sa, "selected"),
+		                   cJSON_GetObjectItemCaseSensitive(sb, "selected"), true)) {
+			fprintf(stderr, "cuarena merge: %s (shard %d/%d) and %s (shard %d/%d) split "
+			        "different selections of tasks: not shards of one run\n", a->dir,
+			        a->index, a->count, b->dir, b->index, b->count);
+			return CUA_EXIT_USAGE;
+		}
+	}
+	/* every task once */
+	for (int i = 0; i < n; i++)
+		for (int j = i + 1; sh[i].run && j < n; j++) {
+			if (!sh[j].run)
+				continue;
+			if (sh[i].count >= 0 && sh[i].index == sh[j].index) {
+				fprintf(stderr, "cuarena merge: %s and %s are both shard %d/%d\n",
+				        sh[i].dir, sh[j].dir, sh[i].index, sh[i].count);
+				return CUA_EXIT_USAGE;
+			}
+			for (int k = 0; k < sh[j].n_tasks; k++)
+				if (task_pos(&sh[i], sh[j].tasks[k]) >= 0) {
+					fprintf(stderr, "cuarena merge: task %s is in both %s and %s: each "
+					        "task must be in one shard\n", sh[j].tasks[k], sh[i].dir,
+					        sh[j].dir);
+					return CUA_EXIT_USAGE;
+				}
+		}
+	return CUA_EXIT_OK;
+}
+
+/* ---- the merged folder ------------------------------------------------------- */
+
+static time_t iso_time(const char *s)
+{
+	struct tm tm;
+	memset(&tm, 0, sizeof(tm));
+	const char *e = s ? strptime(s, "%Y-%m-%dT%H:%M:%SZ", &tm) : NULL;
+	return e && !*e ? timegm(&tm) : (time_t)-1;
+}
+
+/* run.json of the merged run: the first shard's fields, with every shard's
+ * segments, devices and resumptions, all tasks, and the summary over them. */
+static cJSON *merged_meta(struct shard *sh, int n, const char *run_id, const cJSON *tasks)
+{
+	const struct shard *first = NULL;
+	for (int i = 0; i < n && !first; i++)
+		first = sh[i].run ? &sh[i] : NULL;
+	cJSON *m = cJSON_Duplicate(first->run, true);
+	static const char *const drop[] = {"shard", "gpus", "resumed", "segments", "summary",
+	                                   "device", "devices", "merged", "run_id", "tasks",
+	                                   "created"};
+	for (size_t k = 0; k < CUA_ARRAY_LEN(drop); k++)
+		cJSON_DeleteItemFromObjectCaseSensitive(m, drop[k]);
+	const char *created = NULL;
+	for (int i = 0; i < n; i++) {
+		const char *c = sh[i].run ? jstr(sh[i].run, "created") : NULL;
+		if (c && (!created || strcmp(c, created) < 0))
+			created = c;
+	}
+	cJSON_AddStringToObject(m, "run_id", run_id);
+	cJSON_AddStringToObject(m, "created", created ? created : "");
+	cJSON_AddItemToObject(m, "tasks", cJSON_Duplicate(tasks, true));
+	cJSON *dev = NULL, *devs = cJSON_CreateArray(), *segs = cJSON_CreateArray();
+	cJSON *res = cJSON_CreateArray(), *from = cJSON_CreateArray();
+	double wall = 0, busy = 0, gpu_s = 0, cand = 0;
+	bool cand_known = true, interrupted = false;
+	int done = 0, correct = 0, evals = 0, gpus = 0;
+	time_t t0 = (time_t)-1, t1 = (time_t)-1;
+	for (int i = 0; i < n; i++) {
+		const struct shard *s = &sh[i];
+		if (!s->run)
+			continue;
+		const cJSON *d = cJSON_GetObjectItemCaseSensitive(s->run, "device");
+		if (!dev && jstr(d, "name"))
+			dev = cJSON_Duplicate(d, true);
+		cJSON *o = cJSON_CreateObject();
+		if (s->count >= 0)
+			cJSON_AddNumberToObject(o, "shard", s->index);
+		cJSON_AddStringToObject(o, "run_id", jstr(s->run, "run_id") ? jstr(s->run, "run_id")
+		                                                            : "");
+		cJSON_AddItemToObject(o, "device", d ? cJSON_Duplicate(d, true) : cJSON_CreateNull());
+		cJSON_AddItemToArray(devs, o);
+		cJSON *f = cJSON_CreateObject();
+		if (s->count >= 0)
+			cJSON_AddNumberToObject(f, "shard", s->index);
+		cJSON_AddStringToObject(f, "run_id", jstr(s->run, "run_id") ? jstr(s->run, "run_id")
+		                                                            : "");
+		cJSON_AddNumberToObject(f, "tasks", s->n_tasks);
+		cJSON_AddItemToArray(from, f);
+		const cJSON *g, *r;
+		int last_gpus = 1;
+		cJSON_ArrayForEach(g, cJSON_GetObjectItemCaseSensitive(s->run, "segments")) {
+			cJSON *c = cJSON_Duplicate(g, true);
+			if (s->count >= 0)
+				cJSON_AddNumberToObject(c, "shard", s->index);
+			cJSON_AddItemToArray(segs, c);
+			const cJSON *w = cJSON_GetObjectItemCaseSensitive(g, "wall_s");
+			const cJSON *b = cJSON_GetObjectItemCaseSensitive(g, "gpu_busy_s");
+			const cJSON *k = cJSON_GetObjectItemCaseSensitive(g, "gpus");
+			const cJSON *cg = cJSON_GetObjectItemCaseSensitive(g, "candidate_gpu_s");
+			double ws = cJSON_IsNumber(w) && w->valuedouble > 0 ? w->valuedouble : 0;
+			last_gpus = cJSON_IsNumber(k) && k->valuedouble >= 1 ? (int)k->valuedouble : 1;
+			wall += ws;
+			busy += cJSON_IsNumber(b) && b->valuedouble > 0 ? b->valuedouble : 0;
+			gpu_s += ws * last_gpus;
+			if (cJSON_IsNumber(cg) && cg->valuedouble >= 0)
+				cand += cg->valuedouble;
+			else
+				cand_known = false;
+			time_t a = iso_time(jstr(g, "started"));
+			if (a != (time_t)-1) {
+				t0 = t0 == (time_t)-1 || a < t0 ? a : t0;
+				time_t e = a + (time_t)(ws + 0.5);
+				t1 = t1 == (time_t)-1 || e > t1 ? e : t1;
+			}
+		}
+		cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(s->run, "resumed"))
+			cJSON_AddItemToArray(res, cJSON_Duplicate(r, true));
+		gpus += last_gpus;
+		for (int k = 0; k < s->n_tasks; k++) {
+			done += s->ended[k];
+			correct += s->ended[k] && s->correct[k];
+		}
+		evals += s->evaluations;
+		interrupted |= s->n_open > 0;
+	}
+	cJSON_AddItemToObject(m, "device", dev ? dev : cJSON_CreateObject());
+	cJSON_AddItemToObject(m, "devices", devs);
+	cJSON_AddItemToObject(m, "segments", segs);
+	if (cJSON_GetArraySize(res))
+		cJSON_AddItemToObject(m, "resumed", res);
+	else
+		cJSON_Delete(res);
+	cJSON *mg = cJSON_AddObjectToObject(m, "merged");
+	cJSON_AddNumberToObject(mg, "shards", n);
+	cJSON_AddItemToObject(mg, "from", from);
+	cJSON *su = cJSON_AddObjectToObject(m, "summary");
+	cJSON_AddNumberToObject(su, "tasks_done", done);
+	cJSON_AddNumberToObject(su, "tasks_correct", correct);
+	cJSON_AddNumberToObject(su, "evaluations", evals);
+	cJSON_AddNumberToObject(su, "wall_s", wall);
+	cJSON_AddNumberToObject(su, "gpu_busy_s", busy);
+	cJSON_AddNumberToObject(su, "gpu_s", gpu_s);
+	if (cand_known)
+		cJSON_AddNumberToObject(su, "candidate_gpu_s", cand);
+	cJSON_AddNumberToObject(su, "segments", cJSON_GetArraySize(segs));
+	cJSON_AddNumberToObject(su, "gpus", gpus);
+	if (t0 != (time_t)-1)
+		cJSON_AddNumberToObject(su, "elapsed_s", (double)(t1 - t0));
+	cJSON_AddBoolToObject(su, "interrupted", interrupted);
+	return m;
+}
+
+/* Copies a folder's files and folders (not links) into dst, which exists. */
+static int copy_tree(const char *src, const char *dst, int depth, char *err, size_t errlen)
+{
+	DIR *d = opendir(src);
+	if (!d)
+		return CUA_OK;       /* no work/ folder: nothing to copy */
+	struct dirent *e;
+	enum cua_status st = CUA_OK;
+	while (st == CUA_OK && (e = readdir(d)) != NULL) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		char a[4400], b[4400];
+		struct stat sb;
+		snprintf(a, sizeof(a), "%s/%s", src, e->d_name);
+		snprintf(b, sizeof(b), "%s/%s", dst, e->d_name);
+		if (lstat(a, &sb) != 0)
+			continue;
+		if (S_ISDIR(sb.st_mode) && depth < 8) {
+			if ((st = cua_mkdirs(b, err, errlen)) == CUA_OK)
+				st = copy_tree(a, b, depth + 1, err, errlen);
+		} else if (S_ISREG(sb.st_mode)) {
+			char *buf = NULL;
+			size_t len = 0;
+			if ((st = cua_read_file(a, (size_t)1 << 30, &buf, &len, err, errlen)) == CUA_OK)
+				st = cua_write_file(b, buf, len, err, errlen);
+			free(buf);
+		}
+	}
+	closedir(d);
+	return st;
+}
+
+/* Writes the merged run into a fresh folder beside out, then puts it in out's
+ * place: a merge stopped half-way leaves out as it was. */
+static int write_merged(struct shard *sh, int n, const char *out, const cJSON *tasks,
+                        char *err, size_t errlen)
+{
+	char tmp[4200], old[4200];
+	snprintf(tmp, sizeof(tmp), "%s.merge-%ld", out, (long)getpid());
+	snprintf(old, sizeof(old), "%s.old-%ld", out, (long)getpid());
+	cua_rmtree(tmp);
+	enum cua_status st = cua_mkdirs(tmp, err, errlen);
+	if (st != CUA_OK)
+		return st;
+	const char *slash = strrchr(out, '/');
+	char id[256];
+	snprintf(id, sizeof(id), "%s", slash && slash[1] ? slash + 1 : out);
+	cJSON *m = merged_meta(sh, n, id, tasks);
+	char *txt = cJSON_Print(m);
+	char path[4400];
+	snprintf(path, sizeof(path), "%s/run.json", tmp);
+	st = cua_write_file(path, txt, strlen(txt), err, errlen);
+	free(txt);
+	cJSON_Delete(m);
+	for (int f = 0; st == CUA_OK && f < N_FILES; f++) {
+		struct cua_buf all = {0};
+		for (int i = 0; i < n; i++)
+			if (sh[i].lines[f].len)
+				cua_buf_printf(&all, "%s", sh[i].lines[f].s);
+		snprintf(path, sizeof(path), "%s/%s", tmp, files[f]);
+		st = cua_write_file(path, all.s ? all.s : "", all.len, err, errlen);
+		free(all.s);
+	}
+	for (int i = 0; st == CUA_OK && i < n; i++) {
+		char src[4400], dst[4400];
+		snprintf(src, sizeof(src), "%s/work", sh[i].dir);
+		snprintf(dst, sizeof(dst), "%s/work", tmp);
+		if (access(src, F_OK) == 0 && (st = cua_mkdirs(dst, err, errlen)) == CUA_OK)
+			st = copy_tree(src, dst, 0, err, errlen);
+	}
+	if (st != CUA_OK) {
+		cua_rmtree(tmp);
+		return st;
+	}
+	bool had = access(out, F_OK) == 0;
+	if ((had && rename(out, old) != 0) || rename(tmp, out) != 0) {
+		cua_errf(err, errlen, "%s: cannot put the merged run in place: %s", out,
+		         strerror(errno));
+		if (had)
+			rename(old, out);
+		cua_rmtree(tmp);
+		return CUA_E_IO;
+	}
+	if (had)
+		cua_rmtree(old);
+	return CUA_OK;
+}
+
+/* out may be new, empty, or an earlier merge (run.json with "merged"): never a
+ * shard nor any other run. */
+static bool out_ok(const char *out, struct shard *sh, int n)
+{
+	char ro[PATH_MAX], rs[PATH_MAX], p[4400];
+	struct stat st;
+	if (stat(out, &st) != 0)
+		return true;
+	for (int i = 0; realpath(out, ro) && i < n; i++)
+		if (realpath(sh[i].dir, rs) && !strcmp(ro, rs)) {
+			fprintf(stderr, "cuarena merge: --out %s is one of the shards\n", out);
+			return false;
+		}
+	if (!S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "cuarena merge: --out %s: exists and is not a folder\n", out);
+		return false;
+	}
+	snprintf(p, sizeof(p), "%s/run.json", out);
+	char *buf = NULL;
+	if (cua_read_file(p, 16 << 20, &buf, NULL, NULL, 0) == CUA_OK) {
+		cJSON *j = cJSON_Parse(buf);
+		free(buf);
+		bool merged = cJSON_GetObjectItemCaseSensitive(j, "merged") != NULL;
+		cJSON_Delete(j);
+		if (!merged)
+			fprintf(stderr, "cuarena merge: --out %s holds a run that is not a merge: give "
+			        "a new folder\n", out);
+		return merged;
+	}
+	DIR *d = opendir(out);
+	struct dirent *e;
+	int entries = 0;
+	while (d && (e = readdir(d)) != NULL)
+		entries += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+	if (d)
+		closedir(d);
+	if (entries)
+		fprintf(stderr, "cuarena merge: --out %s: a folder that is not empty and holds no "
+		        "run.json: give a new folder\n", out);
+	return entries == 0;
+}
+
+/* Names every shard missing or unfinished; into `list` (may be NULL) their
+ * indices. Returns how many. */
+static int report_missing(struct shard *sh, int n, const bool *none, int count,
+                          const cJSON *selected, bool quiet, struct cua_buf *list)
+{
+	int bad = 0;
+	for (int i = 0; i < n; i++) {
+		if (none[i] && !quiet)
+			fprintf(stderr, "cuarena merge: %s: no run.json: the shard never started\n",
+			        sh[i].dir);
+		if (!sh[i].run || !sh[i].n_open)
+			continue;
+		bad++;
+		if (list)
+			cua_buf_printf(list, "%s%d", list->len ? "," : "", sh[i].index);
+		if (quiet)
+			continue;
+		fprintf(stderr, "cuarena merge: %s", sh[i].dir);
+		if (sh[i].count >= 0)
+			fprintf(stderr, " (shard %d/%d)", sh[i].index, sh[i].count);
+		fprintf(stderr, ": %d of %d task%s unfinished:", sh[i].n_open, sh[i].n_tasks,
+		        sh[i].n_tasks == 1 ? "" : "s");
+		for (int k = 0, shown = 0; k < sh[i].n_tasks; k++)
+			if (!sh[i].ended[k] && shown++ < 5)
+				fprintf(stderr, " %s", sh[i].tasks[k]);
+		fprintf(stderr, "%s; resume it with `cuarena run --resume %s`\n",
+		        sh[i].n_open > 5 ? " ..." : "", sh[i].dir);
+	}
+	/* shards of the split that no folder given holds */
+	for (int k = 0; k < count; k++) {
+		bool have = false;
+		for (int i = 0; i < n && !have; i++)
+			have = sh[i].run && sh[i].index == k;
+		if (have)
+			continue;
+		bad++;
+		if (list)
+			cua_buf_printf(list, "%s%d", list->len ? "," : "", k);
+		if (quiet)
+			continue;
+		fprintf(stderr, "cuarena merge: shard %d/%d is missing", k, count);
+		int left = 0;
+		const cJSON *t;
+		cJSON_ArrayForEach(t, selected) {
+			bool in = false;
+			for (int i = 0; i < n && !in && cJSON_IsString(t); i++)
+				in = sh[i].run && task_pos(&sh[i], t->valuestring) >= 0;
+			if (!in && cJSON_IsString(t) && left++ < 3)
+				fprintf(stderr, "%s%s", left == 1 ? " (tasks " : ", ", t->valuestring);
+		}
+		fprintf(stderr, "%s\n", left > 3 ? ", ...)" : left ? ")" : "");
+	}
+	return bad;
+}
+
+/* Insertion sort by shard index; folders without a run last, as given. */
+static void sort_shards(struct shard *sh, bool *none, int n)
+{
+	for (int a = 1; a < n; a++)
+		for (int b = a; b > 0; b--) {
+			int kx = sh[b - 1].run ? sh[b - 1].index : INT_MAX;
+			int ky = sh[b].run ? sh[b].index : INT_MAX;
+			if (ky >= kx)
+				break;
+			struct shard t = sh[b];
+			sh[b] = sh[b - 1];
+			sh[b - 1] = t;
+			bool u = none[b];
+			none[b] = none[b - 1];
+			none[b - 1] = u;
+		}
+}
+
+int cmd_merge(struct cua_cli *cli, int argc, char **argv)
+{
+	const char *out = NULL;
+	bool allow = false, print_missing = false;
+	int expect = 0, n = 0, rc = CUA_EXIT_OK;
+	char err[CUA_ERR_LEN];
+	struct shard *sh = calloc((size_t)argc + 1, sizeof(*sh));
+	bool *none = calloc((size_t)argc + 1, sizeof(bool));
+	CUA_ASSERT(sh && none);
+	(void)cli;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		bool ok = true;
+		if (!strcmp(a, "--out") && i + 1 < argc)
+			out = argv[++i];
+		else if (!strcmp(a, "--allow-incomplete"))
+			allow = true;
+		else if (!strcmp(a, "--print-missing"))
+			print_missing = true;
+		else if (!strcmp(a, "--expect") && i + 1 < argc) {
+			char *end;
+			long v = strtol(argv[++i], &end, 10);
+			ok = !*end && v >= 1 && v <= 65536;
+			expect = (int)v;
+		} else if (a[0] == '-' && a[1])
+			ok = false;
+		else
+			sh[n++].dir = a;
+		if (!ok) {
+			fprintf(stderr, "cuarena merge: bad option or value: %s\n", a);
+			rc = cua_cli_usage("merge");
+			goto out;
+		}
+	}
+	if (n == 0 || (!out && !print_missing)) {
+		rc = cua_cli_usage("merge");
+		goto out;
+	}
+	for (size_t len = out ? strlen(out) : 0; len > 1 && out[len - 1] == '/';)
+		((char *)out)[--len] = '\0';
+	for (int i = 0; i < n; i++) {
+		size_t len = strlen(sh[i].dir);
+		while (len > 1 && sh[i].dir[len - 1] == '/')
+			((char *)sh[i].dir)[--len] = '\0';
+		if (load_meta(&sh[i], &none[i], err, sizeof(err)) != CUA_OK ||
+		    (!none[i] && load_lines(&sh[i], err, sizeof(err)) != CUA_OK)) {
+			fprintf(stderr, "cuarena merge: %s\n", err);
+			rc = CUA_EXIT_USAGE;
+			goto out;
+		}
+	}
+	if ((rc = check_alike(sh, n)) != CUA_EXIT_OK)
+		goto out;
+	/* shards in index order: the merged files do not depend on the order given */
+	sort_shards(sh, none, n);
+	int present = 0, count = expect;
+	const cJSON *selected = NULL;
+	for (int i = 0; i < n; i++)
+		if (sh[i].run) {
+			present++;
+			if (sh[i].count >= 0) {
+				if (expect && sh[i].count != expect) {
+					fprintf(stderr, "cuarena merge: %s is shard %d/%d, not of %d shards "
+					        "(--expect)\n", sh[i].dir, sh[i].index, sh[i].count, expect);
+					rc = CUA_EXIT_USAGE;
+					goto out;
+				}
+				count = sh[i].count;
+				selected = cJSON_GetObjectItemCaseSensitive(
+					cJSON_GetObjectItemCaseSensitive(sh[i].run, "shard"), "selected");
+			}
+		}
+	if (print_missing) {
+		struct cua_buf list = {0};
+		/* no shard found: with --expect, every index is missing */
+		report_missing(sh, n, none, present ? (selected ? count : 0) : expect, selected, true,
+		               &list);
+		printf("%s\n", list.s ? list.s : "");
+		free(list.s);
+		goto out;
+	}
+	int bad = report_missing(sh, n, none, selected ? count : 0, selected, false, NULL);
+	for (int i = 0; i < n; i++)
+		bad += none[i] && !selected;   /* unsharded: a folder without a run */
+	if (!present) {
+		fprintf(stderr, "cuarena merge: none of the %d folder%s holds a run\n", n,
+		        n == 1 ? "" : "s");
+		rc = CUA_EXIT_FAILED;
+		goto out;
+	}
+	if (bad && !allow) {
+		fprintf(stderr, "cuarena merge: %d shard%s missing or unfinished: nothing written "
+		        "(--allow-incomplete merges what there is; the rest then counts as failed)\n",
+		        bad, bad == 1 ? "" : "s");
+		rc = CUA_EXIT_FAILED;
+		goto out;
+	}
+	if (!out_ok(out, sh, n)) {
+		rc = CUA_EXIT_USAGE;
+		goto out;
+	}
+	/* the run's tasks: the whole selection of a split, else every folder's */
+	cJSON *tasks = selected ? cJSON_Duplicate(selected, true) : cJSON_CreateArray();
+	if (!selected)
+		for (int i = 0; i < n; i++)
+			for (int k = 0; sh[i].run && k < sh[i].n_tasks; k++)
+				cJSON_AddItemToArray(tasks, cJSON_CreateString(sh[i].tasks[k]));
+	if (write_merged(sh, n, out, tasks, err, sizeof(err)) != CUA_OK) {
+		fprintf(stderr, "cuarena merge: %s\n", err);
+		rc = CUA_EXIT_FAILED;
+	} else {
+		int done = 0, total = cJSON_GetArraySize(tasks);
+		for (int i = 0; i < n; i++)
+			done += sh[i].n_tasks - sh[i].n_open;
+		printf("merge %s: %d folder%s, %d/%d tasks finished%s\n", out, present,
+		       present == 1 ? "" : "s", done, total,
+		       bad ? " (incomplete: see the lines above)" : "");
+	}
+	cJSON_Delete(tasks);
+out:
+	for (int i = 0; i < n; i++)
+		shard_free(&sh[i]);
+	free(sh);
+	free(none);
+	return rc;
+}

@@ -1,0 +1,164 @@
+/* eval.h — evaluating kernels on a task: compile → static check → sandboxed run →
+ * verdict, for a candidate and for every baseline of the task, with speedups. */
+#ifndef CUA_EVAL_H
+#define CUA_EVAL_H
+
+#include "common.h"
+#include "compile/compile.h"
+#include "catalogue/task.h"
+#include "judge/verdict.h"
+
+struct cJSON;
+struct cua_report;
+
+/* The GPU as the runner child saw it. */
+struct cua_device {
+	bool known;
+	char name[128];
+	char driver_version[64];    /* kernel module, "580.159.04" ("" if unknown) */
+	int cc_major, cc_minor, sms;
+	int driver, runtime;        /* CUDA versions: driver API supported, runtime (13000) */
+	double l2_bytes, mem_bytes;
+};
+
+/* Ceilings measured by `cuarena doctor --measure` (0 = unknown). */
+struct cua_ceilings {
+	bool known;
+	char gpu[128];
+	double copy_gbs;            /* device copy, read + write */
+	double ffma_tflops;         /* plain fp32 peak at the loaded clock */
+	double sgemm_fp32_tflops, sgemm_tf32_tflops, gemm_bf16_tflops;
+};
+
+struct cua_eval_opts {
+	const char *root;           /* repo root */
+	const char *self_exe;       /* this binary, for the __runner child */
+	struct cua_build_opts build;
+	double run_timeout_s;       /* whole child run (check + timing); default 180 */
+	bool time;                  /* time after checking (default true) */
+	double max_time_s;          /* timing cap per kernel (default 3) */
+	int min_samples;            /* 0 = default (10) */
+	uint64_t seeds[3];          /* public seeds */
+	uint64_t secret, recheck;   /* drawn from /dev/urandom per invocation */
+	const struct cua_ceilings *ceilings; /* NULL = no %SOL */
+	const char *gpu;            /* the children's CUDA_VISIBLE_DEVICES (one device);
+	                             * NULL = this process's own, if any */
+};
+
+/* The scrubbed environment of an evaluation child: PATH, LANG, and only
+ * LD_LIBRARY_PATH and CUDA_VISIBLE_DEVICES from outside (o->gpu, when set,
+ * replaces the latter). NULL-terminated in env; strings live in the struct. */
+struct cua_child_env {
+	const char *env[8];
+	char ld[4200], vis[256];
+};
+void cua_child_env(const struct cua_eval_opts *o, struct cua_child_env *ce);
+
+/* Defaults: public seeds fixed (1, 2, 3) so runs are reproducible; the secret
+ * and re-check seeds drawn at random for each invocation (53 bits). */
+void cua_eval_opts_init(struct cua_eval_opts *o, const char *root,
+                        const char *self_exe, const char *cache_dir);
+
+enum cua_subject_kind {
+	CUA_SUBJECT_CANDIDATE = 0,  /* untrusted: static check, task's library policy */
+	CUA_SUBJECT_REFERENCE = 1,  /* the task's reference.cu (the nvcc baseline) */
+	CUA_SUBJECT_BASELINE = 2,   /* baselines/<lib>/<slug>.cu */
+};
+
+/* Evaluates one kernel source on one task. Whatever the kernel does, the
+ * outcome lands in *e (a verdict); an error return means the harness itself
+ * could not work (no nvcc, unreadable files, no GPU). dev (optional) receives
+ * the device the child saw. */
+enum cua_status cua_eval_source(const struct cua_task *t, const char *src_path,
+                                enum cua_subject_kind kind, const char *subject,
+                                const struct cua_eval_opts *o, struct cua_eval *e,
+                                struct cua_device *dev, char *err, size_t errlen);
+
+/* Non-degeneracy of a task, proved from its oracle (runner --degeneracy). */
+#define CUA_MAX_DEGEN 96
+struct cua_degeneracy {
+	int n;
+	struct {
+		char shape[32], check[48], output[32];
+		double differ, n;         /* elements out of tolerance; output size */
+		bool ok;
+	} c[CUA_MAX_DEGEN];
+};
+
+/* Runs the degeneracy checks of a task in a sandboxed child (and, with dump_dir,
+ * writes its check-shape inputs and oracle outputs there). The verdict lands in
+ * e: ok, or wrong_output "degenerate task: ..."; d (optional) gets each check. */
+enum cua_status cua_eval_degeneracy(const struct cua_task *t,
+                                    const struct cua_eval_opts *o,
+                                    const char *dump_dir, struct cua_eval *e,
+                                    struct cua_degeneracy *d, struct cua_device *dev,
+                                    char *err, size_t errlen);
+
+/* A candidate's evaluation in two halves, so that builds (CPU) can run in
+ * parallel while evaluations (GPU) take turns: cua_build_candidate compiles with
+ * the task's library policy; cua_eval_built judges that build (it takes over b's
+ * heap members). */
+enum cua_status cua_build_candidate(const struct cua_task *t, const char *src_path,
+                                    const struct cua_eval_opts *o, struct cua_build *b,
+                                    char *err, size_t errlen);
+enum cua_status cua_eval_built(const struct cua_task *t, const char *src_path,
+                               const struct cua_eval_opts *o, struct cua_build *b,
+                               struct cua_eval *e, struct cua_device *dev, char *err,
+                               size_t errlen);
+
+/* Builds a task's reference and every library baseline into the compile cache,
+ * on the CPU, so that measuring them (cua_report_run, holding the GPU) finds
+ * every object built. *built counts the builds that were not cache hits. A
+ * kernel that does not compile is left for the measurement to report. */
+enum cua_status cua_prebuild_baselines(const struct cua_task *t,
+                                       const struct cua_eval_opts *o, int *built,
+                                       char *err, size_t errlen);
+
+/* The fastest correct, measured (not imported) library baseline of a report, or
+ * NULL when the task has none. */
+const struct cua_eval *cua_report_best_library(const struct cua_report *r);
+
+/* Path of a task's baseline source ("cublas/sgemm" → root/baselines/cublas/sgemm.cu). */
+void cua_baseline_path(const char *root, const char *name, char *buf, size_t len);
+
+/* Speed-of-light time of a task's timed shape in ms under its precision
+ * policy, or 0 when unknown. */
+double cua_sol_ms(const struct cua_task *t, const struct cua_ceilings *c);
+
+/* A report: one candidate (optional) and the task's baselines, in one invocation. */
+struct cua_report {
+	const struct cua_task *task;
+	struct cua_device device;
+	bool has_candidate;
+	struct cua_eval candidate;
+	int n_base;
+	struct cua_eval base[CUA_MAX_BASELINES + 3];   /* [0] = nvcc reference; imported
+	                                                 * torch-eager/-compile last */
+};
+
+/* Evaluates the candidate (if src_path) and every baseline of the task. */
+enum cua_status cua_report_run(const struct cua_task *t, const char *src_path,
+                               const struct cua_eval_opts *o, struct cua_report *r,
+                               char *err, size_t errlen);
+void cua_report_free(struct cua_report *r);
+
+/* time(baseline) / time(candidate) from event medians; 0 when either failed. */
+double cua_speedup(const struct cua_eval *baseline, const struct cua_eval *cand);
+
+struct cJSON *cua_report_to_json(const struct cua_report *r);
+struct cJSON *cua_device_to_json(const struct cua_device *d);
+/* Reads cua_device_to_json's object back; known only when it has a name. */
+void cua_device_from_json(const struct cJSON *o, struct cua_device *d);
+
+/* Adds the imported torch-eager / torch-compile figures of task t for GPU `gpu`
+ * (root/baselines/torch/<GPU>.json, written by tools/torch_check.py) to r.
+ * Missing file or task: nothing added. */
+void cua_report_import_torch(const char *root, const char *gpu, struct cua_report *r);
+
+/* Loads ceilings for a GPU model from root/results/device/<model>.json. */
+enum cua_status cua_ceilings_load(const char *root, const char *gpu,
+                                  struct cua_ceilings *c, char *err, size_t errlen);
+/* File name used for a GPU model ("NVIDIA H200" → "NVIDIA-H200.json"). */
+void cua_ceilings_path(const char *root, const char *gpu, char *buf, size_t len);
+
+#endif /* CUA_EVAL_H */

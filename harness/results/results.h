@@ -1,0 +1,162 @@
+/* results.h — reading a run folder, results/<run>/ (docs/RESULTS-FORMAT.md), into
+ * structs that tables, boards, plots and compare score; and the text escaping
+ * those outputs share. Everything read here is untrusted: errors name the file
+ * and the line. */
+#ifndef CUA_RESULTS_H
+#define CUA_RESULTS_H
+
+#include "common.h"
+#include "judge/stats.h"
+#include "judge/verdict.h"
+
+/* The results schema this cuarena reads and writes. */
+#define CUA_RESULTS_SCHEMA 2
+
+/* The pseudo-baseline "library": the fastest of a task's library baselines
+ * (names "<library>/<routine>", e.g. cublas/sgemm), nvcc when it has none. */
+#define CUA_BASELINE_LIBRARY "library"
+
+struct cua_speedup {
+	char baseline[64];        /* "nvcc", "cublas/sgemm", "torch-eager" */
+	double x;                 /* time(baseline) / time(candidate); NaN for null */
+};
+
+/* One evaluation line of evals.jsonl or baselines.jsonl, reduced to what
+ * scoring reads (the full object is cua_eval; keeping 12 KB per line of a
+ * 50 000-line run would not fit). */
+struct cua_rec {
+	int line;                 /* 1-based line in its file */
+	int turn;                 /* evals.jsonl: >= 1; baselines.jsonl: 0 */
+	double reward;            /* NaN when absent */
+	char subject[64];
+	bool imported;
+	enum cua_verdict verdict;
+	char message[160];        /* the evaluation's sentence, cut to fit */
+	bool timed;               /* a timing block was present */
+	struct cua_stats ms;      /* timing.event_ms (median, q1, q3 ...) */
+	double sm_mhz;            /* mean of sm_mhz_before/after; NaN unknown */
+	double pct_sol;           /* NaN unknown */
+	int n_speedups;
+	struct cua_speedup *speedups;   /* owned */
+};
+
+/* A "turn" line of trajectories.jsonl: where it is, so its code can be read
+ * back on demand (cua_run_code) instead of holding every kernel in memory. */
+struct cua_turn_ref {
+	int turn;
+	long offset;              /* byte offset of the line */
+	enum cua_verdict verdict; /* CUA_VERDICT_COUNT when absent or unknown */
+};
+
+/* Everything a run holds about one task. */
+struct cua_task_run {
+	char id[64];              /* "L1/021-relu" */
+	int level;                /* from the lines, else the id's "L<n>/"; 0 unknown */
+	bool listed;              /* named in run.json's "tasks" */
+	int n_evals;
+	struct cua_rec *evals;    /* evals.jsonl lines, in file order */
+	int n_baselines;
+	struct cua_rec *baselines;/* baselines.jsonl lines */
+	int n_turns;
+	struct cua_turn_ref *turns;
+	bool ended;               /* an "end" line was seen */
+	char end_reason[128];
+	int best_turn, final_turn;/* from the "end" line; 0 when absent */
+	int cap_evals, cap_baselines, cap_turns;
+};
+
+struct cua_run {
+	char dir[4096];           /* the folder as given, without a trailing '/' */
+	char run_id[128];         /* run.json's run_id, else the folder's name */
+	char created[64];         /* ISO 8601 as written; "" when absent */
+	char agent[64], version[64];
+	char device[128];         /* device.name; "" when absent */
+	char harness_version[32], harness_git[64];
+	char catalogue_hash[65];
+	char nvcc[128];
+	char reward[32];
+	int turns;                /* the run's turn limit; 0 when absent */
+	int n_tasks;
+	struct cua_task_run *tasks; /* sorted by id */
+	int n_warnings;
+	char *warnings;           /* one line each ("FILE: line N: ..."), NULL if none */
+	int cap_tasks;
+};
+
+/* Loads dir/run.json (required), evals.jsonl, baselines.jsonl and
+ * trajectories.jsonl (each optional: missing means empty). A line that is not
+ * JSON, lacks a required field or carries a newer schema fails the load with
+ * "DIR/FILE: line N: what"; only an unparsable *last* line (torn by a killed
+ * run) is skipped, with a warning in run->warnings. On failure *out is NULL. */
+enum cua_status cua_run_load(const char *dir, struct cua_run **out, char *err,
+                             size_t errlen);
+void cua_run_free(struct cua_run *run);   /* NULL is a no-op */
+
+/* The task of that id, NULL if the run does not mention it. */
+const struct cua_task_run *cua_run_find(const struct cua_run *run, const char *id);
+
+/* True when the evaluation passed every check (verdict ok). */
+bool cua_rec_correct(const struct cua_rec *r);
+
+/* The evaluation's speedup vs a baseline name, or vs CUA_BASELINE_LIBRARY;
+ * NaN when unknown (failed, untimed, or no such baseline). */
+double cua_rec_speedup(const struct cua_rec *r, const char *baseline);
+
+/* Which evaluation of an episode is scored. */
+enum cua_pick {
+	CUA_PICK_BEST = 0,        /* the correct one with the highest speedup vs
+	                           * primary (ties: earliest turn); CUDA Agent's rule */
+	CUA_PICK_FINAL = 1,       /* the one with the highest turn (ties: last line) */
+};
+
+/* The scored evaluation of a task, or NULL when it has none (BEST: none is
+ * correct; FINAL: none at all). A correct evaluation without a speedup vs
+ * primary ranks below every one with a speedup. */
+const struct cua_rec *cua_task_scored(const struct cua_task_run *t, const char *primary,
+                                      enum cua_pick pick);
+
+/* The baseline record of a subject ("nvcc"), NULL if none. */
+const struct cua_rec *cua_task_baseline(const struct cua_task_run *t, const char *subject);
+
+/* The code of a turn, read back from trajectories.jsonl: a heap string, or
+ * NULL when that turn has no line or no "code". */
+char *cua_run_code(const struct cua_run *run, const struct cua_task_run *t, int turn);
+
+/* Levels present in the run, ascending, into levels[max]; returns how many. */
+int cua_run_levels(const struct cua_run *run, int *levels, int max);
+
+/* Loads each folder of dirs[0..n); each run's warnings go to `warn` (may be
+ * NULL) prefixed with `who` ("cuarena table"). NULL on the first failure, err
+ * naming the file. Free with cua_runs_free. */
+struct cua_run **cua_runs_load(char *const *dirs, int n, const char *who, FILE *warn,
+                               char *err, size_t errlen);
+void cua_runs_free(struct cua_run **runs, int n);
+
+/* "agent version" (or "agent" without a version) into buf. */
+const char *cua_run_label(const struct cua_run *run, char *buf, size_t len);
+
+/* ---- text output shared by table, board, plot and compare ------------------- */
+
+enum cua_escape {
+	CUA_ESC_NONE = 0,
+	CUA_ESC_MD = 1,        /* '|' and newlines in a markdown table cell */
+	CUA_ESC_LATEX = 2,     /* \ { } $ & # ^ _ ~ % */
+	CUA_ESC_CSV = 3,       /* RFC 4180: quoted when it holds , " or a newline */
+	CUA_ESC_HTML = 4,      /* & < > " ' */
+	CUA_ESC_GNUPLOT = 5,   /* inside a gnuplot double-quoted string */
+};
+
+/* Writes s to f escaped for the context. */
+void cua_fput_esc(FILE *f, const char *s, enum cua_escape how);
+
+/* The one rule for appending to a results file (run, serve): obj (consumed)
+ * gets its "schema", is written as one line, and fsynced, so a killed writer
+ * loses at most that line. Returns 0, or the errno of a failed write. The
+ * caller serialises writers of one file. */
+int cua_results_append(int fd, struct cJSON *obj);
+
+/* Cuts a results file after its last newline (a missing file is left so): a
+ * line torn by a kill must not swallow the next one appended. */
+void cua_results_drop_torn_tail(const char *path);
+
+#endif /* CUA_RESULTS_H */
