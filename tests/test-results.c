@@ -284,7 +284,8 @@ Test(results, an_appended_record_is_one_line_with_its_schema_and_a_torn_tail_is_
 	cr_assert_eq(cua_results_append(fd, a), 0);
 	cr_assert_eq(write(fd, "{\"task\":\"L1/0", 13), 13);   /* a writer killed mid-line */
 	close(fd);
-	cua_results_drop_torn_tail(path);
+	cr_expect_eq(cua_results_drop_torn_tail(path), 13, "the torn 13 bytes are cut");
+	cr_expect_eq(cua_results_drop_torn_tail(path), 0, "a whole file is left as it is");
 	fd = open(path, O_WRONLY | O_APPEND);
 	cr_assert(fd >= 0);
 	cJSON *b = cJSON_CreateObject();
@@ -294,9 +295,14 @@ Test(results, an_appended_record_is_one_line_with_its_schema_and_a_torn_tail_is_
 	char *buf = NULL;
 	size_t len = 0;
 	cr_assert_eq(cua_read_file(path, 1 << 20, &buf, &len, NULL, 0), CUA_OK);
-	cr_expect_str_eq(buf, "{\"task\":\"L1/021-relu\",\"schema\":1}\n{\"turn\":2,\"schema\":1}\n");
+	/* the schema this cuarena writes, never a literal (writers wrote 1 after
+	 * the judge's clock made it 2) */
+	char want[128];
+	snprintf(want, sizeof(want), "{\"task\":\"L1/021-relu\",\"schema\":%d}\n"
+	         "{\"turn\":2,\"schema\":%d}\n", CUA_RESULTS_SCHEMA, CUA_RESULTS_SCHEMA);
+	cr_expect_str_eq(buf, want);
 	free(buf);
 	unlink(path);
-	cua_results_drop_torn_tail(path);   /* a missing file: nothing happens */
+	cr_expect_eq(cua_results_drop_torn_tail(path), 0, "a missing file: nothing happens");
 	cr_expect_neq(access(path, F_OK), 0);
 }

@@ -13,6 +13,7 @@
 #include "compile/compile.h"
 #include "judge/eval.h"
 #include "episode/run.h"
+#include "results/results.h"
 
 static char tmp[4096];
 
@@ -52,7 +53,7 @@ static int read_lines(const char *name, cJSON **out, int max)
 			*nl = '\0';
 		out[n] = cJSON_Parse(s);
 		cr_assert_not_null(out[n], "%s line %d is not JSON", name, n + 1);
-		cr_expect_eq(cJSON_GetObjectItem(out[n], "schema")->valuedouble, 1);
+		cr_expect_eq(cJSON_GetObjectItem(out[n], "schema")->valuedouble, CUA_RESULTS_SCHEMA);
 		n++;
 	}
 	free(buf);
@@ -543,6 +544,225 @@ Test(run, candidates_gpu_time_is_kept_apart_from_the_baselines)
 	                       "candidate_gpu_s"), run_s, 1e-6);
 	cJSON_Delete(run);
 	cJSON_Delete(cfg);
+}
+
+/* ---- --resume reads through the results reader --------------------------------- */
+
+static char *text_of(const char *dir, const char *name)
+{
+	char p[4400], *buf = NULL;
+	snprintf(p, sizeof(p), "%s/%s", dir, name);
+	cr_assert_eq(cua_read_file(p, 1 << 24, &buf, NULL, NULL, 0), CUA_OK, "%s", p);
+	return buf;
+}
+
+static void write_text(const char *dir, const char *name, const char *text)
+{
+	char p[4400], err[CUA_ERR_LEN];
+	snprintf(p, sizeof(p), "%s/%s", dir, name);
+	cr_assert_eq(cua_write_file(p, text, strlen(text), err, sizeof(err)), CUA_OK, "%s", err);
+}
+
+/* A copy of the finished run `from` in `to`, as if killed before its episodes
+ * ended (every line but the trajectory's end lines); evals.jsonl's line
+ * `line` (1-based) goes through edit first when edit is not NULL. */
+static void unended_copy(const char *from, const char *to, int line,
+                         void (*edit)(struct cua_buf *b, const char *l))
+{
+	char err[CUA_ERR_LEN];
+	cr_assert_eq(cua_mkdirs(to, err, sizeof(err)), CUA_OK, "%s", err);
+	static const char *const whole[] = {"run.json", "baselines.jsonl"};
+	for (int i = 0; i < 2; i++) {
+		char *t = text_of(from, whole[i]);
+		write_text(to, whole[i], t);
+		free(t);
+	}
+	char *t = text_of(from, "evals.jsonl");
+	struct cua_buf b = {0};
+	int n = 0;
+	for (char *l = strtok(t, "\n"); l; l = strtok(NULL, "\n"))
+		if (++n == line && edit)
+			edit(&b, l);
+		else
+			cua_buf_printf(&b, "%s\n", l);
+	write_text(to, "evals.jsonl", b.s);
+	free(b.s);
+	free(t);
+	t = text_of(from, "trajectories.jsonl");
+	b = (struct cua_buf){0};
+	for (char *l = strtok(t, "\n"); l; l = strtok(NULL, "\n"))
+		if (!strstr(l, "\"kind\":\"end\""))
+			cua_buf_printf(&b, "%s\n", l);
+	write_text(to, "trajectories.jsonl", b.s);
+	free(b.s);
+	free(t);
+}
+
+static void blank_after(struct cua_buf *b, const char *l)
+{
+	cua_buf_printf(b, "%s\n\n", l);
+}
+
+static void newer_schema(struct cua_buf *b, const char *l)
+{
+	char *c = strdup(l), *s = strstr(c, "\"schema\":");
+	cr_assert_not_null(s);
+	*s = '\0';
+	cua_buf_printf(b, "%s\"schema\":99,\"was\":%s\n", c, s + 9);
+	free(c);
+}
+
+static void unknown_verdict(struct cua_buf *b, const char *l)
+{
+	char *c = strdup(l), *v = strstr(c, "\"verdict\":\"");
+	cr_assert_not_null(v);
+	*v = '\0';
+	cua_buf_printf(b, "%s\"verdict\":\"exploded\",\"was\":\"%s\n", c, v + 11);
+	free(c);
+}
+
+static void not_json(struct cua_buf *b, const char *l)
+{
+	cua_buf_printf(b, "%.20s\n", l);
+}
+
+/* Non-blank lines of dir/name. */
+static int count_lines(const char *dir, const char *name)
+{
+	char *t = text_of(dir, name);
+	int n = 0;
+	for (char *l = strtok(t, "\n"); l; l = strtok(NULL, "\n"))
+		n += strspn(l, " \t\r") != strlen(l);
+	free(t);
+	return n;
+}
+
+/* --resume reads the run through results.c's reader: one schema check and one
+ * torn-tail rule for it and for every scorer. Its own reader (until 2026-12-01)
+ * refused a blank line that every scorer reads past, and it took lines of a
+ * newer schema and skipped lines it could not decode, judging their turns
+ * again; now a blank line is read past and the others stop the resume, naming
+ * the file and line, before anything is appended. */
+Test(run, a_resume_reads_its_results_through_the_results_reader)
+{
+	if (!cua_find_nvcc())
+		cr_skip_test("no nvcc: the run engine test builds candidates");
+	put("replay/L1/020-vector-add/turn-1.cu", bad_syntax);
+	put("replay/L1/020-vector-add/turn-2.cu", bad_syntax);
+	put("replay/L1/021-relu/turn-1.cu", bad_syntax);
+	put("replay/L1/021-relu/turn-2.cu", bad_syntax);
+	char err[CUA_ERR_LEN] = "";
+	cJSON *cfg;
+	struct cua_run_opts o = replay_opts(&cfg);
+	const char *out = o.out_dir;
+	o.turns = 2;
+	o.jobs = 1;   /* evals.jsonl in task order: 020's two turns, then 021's */
+	struct cua_run_summary sum;
+	cr_assert_eq(cua_run(&o, &sum, err, sizeof(err)), CUA_OK, "%s", err);
+	cr_assert_eq(count_lines(out, "evals.jsonl"), 4);
+	const char *ids[] = {"L1/020-vector-add", "L1/021-relu"};
+	o.tasks_glob = NULL;
+	o.task_ids = ids;
+	o.n_task_ids = 2;
+	o.resume = true;
+
+	/* a blank line: read past, nothing judged again */
+	char dir[4200];
+	snprintf(dir, sizeof(dir), "%s/blank", tmp);
+	unended_copy(out, dir, 1, blank_after);
+	o.out_dir = dir;
+	cr_expect_eq(cua_run(&o, &sum, err, sizeof(err)), CUA_OK, "%s", err);
+	cr_expect_eq(sum.tasks_done, 2);
+	cr_expect_eq(sum.evaluations, 4);
+	cr_expect_eq(count_lines(dir, "evals.jsonl"), 4,
+	             "the turns after the blank line were judged again");
+
+	/* a torn last line is cut before the resume appends */
+	snprintf(dir, sizeof(dir), "%s/torn", tmp);
+	unended_copy(out, dir, 0, NULL);
+	char *t = text_of(dir, "trajectories.jsonl");
+	struct cua_buf b = {0};
+	cua_buf_printf(&b, "%s{\"schema\":2,\"kind\":\"tu", t);
+	write_text(dir, "trajectories.jsonl", b.s);
+	free(b.s);
+	free(t);
+	o.out_dir = dir;
+	cr_assert_eq(cua_run(&o, &sum, err, sizeof(err)), CUA_OK, "%s", err);
+	cr_expect_eq(sum.evaluations, 4);
+	cr_expect_eq(count_lines(dir, "trajectories.jsonl"), 6, "4 turns and 2 ends, no torn line");
+	struct cua_run *run = NULL;
+	cr_expect_eq(cua_run_load(dir, &run, err, sizeof(err)), CUA_OK, "%s", err);
+	cr_expect(run && !run->warnings, "the resumed run still has a torn line");
+	cua_run_free(run);
+
+	/* lines the reader refuses stop the resume, naming the file and line */
+	static const struct {
+		const char *name;
+		int line;
+		void (*edit)(struct cua_buf *, const char *);
+		const char *want;
+	} bad[] = {
+		{"newer", 2, newer_schema, "evals.jsonl: line 2: schema 99 is newer than this"},
+		{"verdict", 3, unknown_verdict, "evals.jsonl: line 3: verdict: unknown verdict"},
+		{"json", 1, not_json, "evals.jsonl: line 1: not valid JSON"},
+	};
+	for (size_t i = 0; i < CUA_ARRAY_LEN(bad); i++) {
+		snprintf(dir, sizeof(dir), "%s/%s", tmp, bad[i].name);
+		unended_copy(out, dir, bad[i].line, bad[i].edit);
+		o.out_dir = dir;
+		err[0] = '\0';
+		cr_expect_eq(cua_run(&o, &sum, err, sizeof(err)), CUA_E_PARSE, "%s", bad[i].name);
+		cr_expect(strstr(err, bad[i].want) && strstr(err, dir), "%s: %s", bad[i].name, err);
+		cr_expect_eq(count_lines(dir, "evals.jsonl"), 4, "%s: nothing was appended",
+		             bad[i].name);
+	}
+	cJSON_Delete(cfg);
+}
+
+/* Each baselines.jsonl line records its task's flops and bytes at the timed
+ * shape, as the catalogue computes them, so plots read them from the run. */
+Test(run, baselines_record_the_tasks_flops_and_bytes)
+{
+	if (!cua_find_nvcc())
+		cr_skip_test("no nvcc: the run engine test builds candidates");
+	put("replay/L1/020-vector-add/turn-1.cu", bad_syntax);
+	put("replay/L1/021-relu/turn-1.cu", bad_syntax);
+	char err[CUA_ERR_LEN] = "";
+	cJSON *cfg;
+	struct cua_run_opts o = replay_opts(&cfg);
+	o.turns = 1;
+	struct cua_run_summary sum;
+	cr_assert_eq(cua_run(&o, &sum, err, sizeof(err)), CUA_OK, "%s", err);
+	cJSON_Delete(cfg);
+	struct cua_catalogue cat;
+	cr_assert_eq(cua_catalogue_load(getenv("CUARENA_ROOT"), &cat, err, sizeof(err)), CUA_OK,
+	             "%s", err);
+	cJSON *lines[16];
+	int n = read_lines("baselines.jsonl", lines, 16);
+	cr_assert_geq(n, 2, "a line per baseline of each task");
+	for (int i = 0; i < n; i++) {
+		const struct cua_task *t = cua_catalogue_find(&cat, str(lines[i], "task"), NULL, 0);
+		cr_assert_not_null(t, "%s", str(lines[i], "task"));
+		int64_t flops, bytes;
+		int s = cua_task_timed_shape(t);
+		cr_assert_eq(cua_task_eval(t, s, t->flops, &flops, NULL, 0), CUA_OK);
+		cr_assert_eq(cua_task_eval(t, s, t->bytes, &bytes, NULL, 0), CUA_OK);
+		cr_expect_gt(bytes, 0, "%s", t->id);
+		const cJSON *f = cJSON_GetObjectItem(lines[i], "flops");
+		const cJSON *b = cJSON_GetObjectItem(lines[i], "bytes");
+		cr_assert(cJSON_IsNumber(f) && cJSON_IsNumber(b), "%s: no flops or bytes", t->id);
+		cr_expect_eq(f->valuedouble, (double)flops, "%s flops", t->id);
+		cr_expect_eq(b->valuedouble, (double)bytes, "%s bytes", t->id);
+		cJSON_Delete(lines[i]);
+	}
+	cua_catalogue_free(&cat);
+	/* and the results reader gives them back per task */
+	struct cua_run *run = NULL;
+	cr_assert_eq(cua_run_load(o.out_dir, &run, err, sizeof(err)), CUA_OK, "%s", err);
+	const struct cua_task_run *relu = cua_run_find(run, "L1/021-relu");
+	cr_assert_not_null(relu);
+	cr_expect(relu->bytes > 0 && relu->flops >= 0, "%g %g", relu->flops, relu->bytes);
+	cua_run_free(run);
 }
 
 /* ---- a resumed episode gives the agent back its turns ------------------------ */

@@ -3,6 +3,7 @@
  * format (docs/RESULTS-FORMAT.md "Merged runs", docs/SCALE-OUT.md). */
 #include "cli/cli.h"
 #include "episode/episode.h"
+#include "results/results.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -60,25 +61,16 @@ static int task_pos(const struct shard *s, const char *id)
  * started). Other faults are errors naming the file and field. */
 static int load_meta(struct shard *s, bool *missing, char *err, size_t errlen)
 {
-	char path[4400], *buf = NULL;
+	char path[4400];
 	snprintf(path, sizeof(path), "%s/run.json", s->dir);
 	s->index = s->count = -1;
 	*missing = access(path, F_OK) != 0;
 	if (*missing)
 		return CUA_OK;
-	enum cua_status st = cua_read_file(path, 16 << 20, &buf, NULL, err, errlen);
+	enum cua_status st = cua_results_read_run_json(s->dir, &s->run, err, errlen);
 	if (st != CUA_OK)
 		return st;
-	s->run = cJSON_Parse(buf);
-	free(buf);
-	const cJSON *schema = cJSON_GetObjectItemCaseSensitive(s->run, "schema");
 	const cJSON *tasks = cJSON_GetObjectItemCaseSensitive(s->run, "tasks");
-	if (!cJSON_IsObject(s->run) || !cJSON_IsNumber(schema) || schema->valuedouble > 1) {
-		cua_errf(err, errlen, "%s: %s", path, !cJSON_IsObject(s->run) ? "not a JSON object"
-		         : cJSON_IsNumber(schema) ? "schema: newer than this cuarena (1)"
-		         : "schema: missing");
-		return CUA_E_PARSE;
-	}
 	if (!cJSON_IsArray(tasks)) {
 		cua_errf(err, errlen, "%s: tasks: missing (a run folder lists its tasks)", path);
 		return CUA_E_PARSE;
@@ -119,30 +111,25 @@ static int load_meta(struct shard *s, bool *missing, char *err, size_t errlen)
 	return CUA_OK;
 }
 
-/* Checks one results line of a shard and keeps it; its task must be one of the
- * shard's. A line that does not parse is dropped only when it is the last. */
-static int take_line(struct shard *s, int f, char *l, bool last, int lineno, char *err,
-                     size_t errlen)
+/* The shard and file a line walk is in. */
+struct take {
+	struct shard *s;
+	int f;
+};
+
+/* Keeps one results line of a shard (the results reader has checked it is JSON
+ * of a schema this cuarena reads); its task must be one of the shard's. */
+static enum cua_status take_line(void *ctx, const cJSON *j, const struct cua_results_at *at,
+                                 char *err, size_t errlen)
 {
-	cJSON *j = cJSON_Parse(l);
-	if (!j) {
-		if (last) {
-			fprintf(stderr, "cuarena merge: warning: %s/%s: line %d: not JSON (torn by "
-			        "a kill); left out\n", s->dir, files[f], lineno);
-			return CUA_OK;
-		}
-		cua_errf(err, errlen, "%s/%s: line %d: not JSON", s->dir, files[f], lineno);
-		return CUA_E_PARSE;
-	}
+	struct shard *s = ((struct take *)ctx)->s;
+	int f = ((struct take *)ctx)->f;
 	const char *task = jstr(j, "task");
 	int k = task ? task_pos(s, task) : -1;
-	if (k < 0) {
-		cua_errf(err, errlen, "%s/%s: line %d: %s%s%s", s->dir, files[f], lineno,
-		         task ? "task " : "no task", task ? task : "",
-		         task ? " is not one of this run's (run.json tasks)" : "");
-		cJSON_Delete(j);
-		return CUA_E_PARSE;
-	}
+	if (k < 0)
+		return cua_results_line_err(at, err, errlen, "%s%s%s", task ? "task " : "no task",
+		                            task ? task : "",
+		                            task ? " is not one of this run's (run.json tasks)" : "");
 	if (f == 0) {
 		const cJSON *turn = cJSON_GetObjectItemCaseSensitive(j, "turn");
 		const char *v = jstr(cJSON_GetObjectItemCaseSensitive(j, "eval"), "verdict");
@@ -162,38 +149,26 @@ static int take_line(struct shard *s, int f, char *l, bool last, int lineno, cha
 			s->correct[k] = cJSON_IsNumber(best) && best->valuedouble > 0;
 		}
 	}
-	cJSON_Delete(j);
-	cua_buf_printf(&s->lines[f], "%s\n", l);
+	cua_buf_printf(&s->lines[f], "%.*s\n", (int)at->len, at->text);
 	return CUA_OK;
 }
 
-/* Reads the shard's three results files (a missing one is empty). */
+/* Reads the shard's three results files (a missing one is empty) through the
+ * results reader: a torn last line is left out, with a warning. */
 static int load_lines(struct shard *s, char *err, size_t errlen)
 {
 	for (int f = 0; f < N_FILES; f++) {
-		char path[4400], *buf = NULL;
-		size_t len = 0;
+		char path[4400];
+		int torn;
+		struct take t = {s, f};
 		snprintf(path, sizeof(path), "%s/%s", s->dir, files[f]);
-		if (access(path, F_OK) != 0)
-			continue;
-		enum cua_status st = cua_read_file(path, (size_t)4 << 30, &buf, &len, err, errlen);
+		enum cua_status st = cua_results_each_line(path, CUA_RESULTS_SKIP_TORN, take_line, &t,
+		                                           &torn, err, errlen);
 		if (st != CUA_OK)
 			return st;
-		int lineno = 0;
-		for (char *l = buf, *nl; l && *l; l = nl ? nl + 1 : NULL) {
-			nl = strchr(l, '\n');
-			if (nl)
-				*nl = '\0';
-			lineno++;
-			bool last = !nl || strspn(nl + 1, " \t\r\n") == strlen(nl + 1);
-			if (strspn(l, " \t\r") == strlen(l))
-				continue;
-			if ((st = take_line(s, f, l, last, lineno, err, errlen)) != CUA_OK) {
-				free(buf);
-				return st;
-			}
-		}
-		free(buf);
+		if (torn)
+			fprintf(stderr, "cuarena merge: warning: %s: line %d: not JSON (torn by a "
+			        "kill); left out\n", path, torn);
 	}
 	for (int i = 0; i < s->n_tasks; i++)
 		s->n_open += !s->ended[i];

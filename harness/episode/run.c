@@ -234,15 +234,8 @@ static enum cua_status measure_baselines(struct run *r, const struct cua_task *t
 	}
 	if (st != CUA_OK)
 		return st;
-	for (int i = 0; i < rep->n_base; i++) {
-		cJSON *l = cJSON_CreateObject();
-		cJSON_AddStringToObject(l, "task", t->id);
-		cJSON_AddNumberToObject(l, "level", t->level);
-		cJSON_AddItemToObject(l, "eval", cua_eval_to_json(&rep->base[i]));
-		if (eo->gpu)
-			cJSON_AddStringToObject(l, "gpu", eo->gpu);
-		put_line(&r->w, r->w.base, l);
-	}
+	for (int i = 0; i < rep->n_base; i++)
+		put_line(&r->w, r->w.base, cua_results_baseline_line(t, &rep->base[i], eo->gpu));
 	return CUA_OK;
 }
 
@@ -503,56 +496,48 @@ static int task_index(const struct run *r, const char *id)
 	return -1;
 }
 
-/* Reads one results file line by line into f(r, line object). */
-static enum cua_status each_line(struct run *r, const char *name,
-                                 void (*f)(struct run *, const cJSON *), char *err,
+/* ---- what a killed run left (resume), read through the results reader ---------- */
+
+/* The run's index of a line's "task" into *i, -1 when the run does not list it. */
+static enum cua_status line_task(const struct run *r, const cJSON *j,
+                                 const struct cua_results_at *at, int *i, char *err,
                                  size_t errlen)
 {
-	char path[4400], *buf = NULL;
-	size_t len = 0;
-	snprintf(path, sizeof(path), "%s/%s", r->run_dir, name);
-	cua_results_drop_torn_tail(path);
-	if (access(path, F_OK) != 0)
-		return CUA_OK;
-	enum cua_status st = cua_read_file(path, (size_t)4 << 30, &buf, &len, err, errlen);
-	if (st != CUA_OK)
-		return st;
-	int lineno = 0;
-	for (char *l = buf, *nl; l && *l; l = nl ? nl + 1 : NULL) {
-		nl = strchr(l, '\n');
-		if (nl)
-			*nl = '\0';
-		lineno++;
-		cJSON *j = cJSON_Parse(l);
-		if (!j) {
-			cua_errf(err, errlen, "%s: line %d: not JSON", path, lineno);
-			free(buf);
-			return CUA_E_PARSE;
-		}
-		f(r, j);
-		cJSON_Delete(j);
-	}
-	free(buf);
+	const cJSON *task = cJSON_GetObjectItemCaseSensitive(j, "task");
+	if (!cJSON_IsString(task) || !task->valuestring[0])
+		return cua_results_line_err(at, err, errlen, "task: expected a non-empty string");
+	*i = task_index(r, task->valuestring);
 	return CUA_OK;
 }
 
-static void prior_eval(struct run *r, const cJSON *j)
+/* evals.jsonl: every turn the run evaluated, each once. */
+static enum cua_status prior_eval(void *ctx, const cJSON *j, const struct cua_results_at *at,
+                                  char *err, size_t errlen)
 {
-	const cJSON *task = cJSON_GetObjectItemCaseSensitive(j, "task");
-	int i = cJSON_IsString(task) ? task_index(r, task->valuestring) : -1;
-	if (i < 0)
-		return;
+	struct run *r = ctx;
+	char why[CUA_ERR_LEN];
+	int i;
+	enum cua_status st = line_task(r, j, at, &i, err, errlen);
+	if (st != CUA_OK || i < 0)
+		return st;
 	struct prior *p = &r->prior[i];
 	struct cua_step s;
-	if (p->n_steps >= CUA_MAX_TURNS || cua_step_from_json(j, &s, NULL, 0) != CUA_OK)
-		return;
+	if (cua_step_from_json(j, &s, why, sizeof(why)) != CUA_OK) {
+		cua_step_clear(&s);
+		return cua_results_line_err(at, err, errlen, "%s", why);
+	}
 	for (int k = 0; k < p->n_steps; k++)
 		if (p->steps[k].turn == s.turn) {
 			cua_step_clear(&s);   /* never count a turn twice */
-			return;
+			return CUA_OK;
 		}
+	if (p->n_steps == CUA_MAX_TURNS) {   /* distinct turns 1..max: cannot happen */
+		cua_step_clear(&s);
+		return cua_results_line_err(at, err, errlen, "more than %d turns", CUA_MAX_TURNS);
+	}
 	p->steps[p->n_steps++] = s;
 	r->evaluations += !cua_step_no_code(&s);
+	return CUA_OK;
 }
 
 /* *slot = a copy of v's text when v is a non-empty string. */
@@ -564,65 +549,131 @@ static void keep_text(char **slot, const cJSON *v)
 	*slot = strdup(v->valuestring);
 }
 
-static void prior_traj(struct run *r, const cJSON *j)
+/* An integer field in [min, max] into *v (def when absent and !required). */
+static enum cua_status line_int(const cJSON *j, const char *key, bool required, int def,
+                                int min, int max, int *v, const struct cua_results_at *at,
+                                char *err, size_t errlen)
 {
-	const cJSON *task = cJSON_GetObjectItemCaseSensitive(j, "task");
-	const cJSON *kind = cJSON_GetObjectItemCaseSensitive(j, "kind");
-	int i = cJSON_IsString(task) ? task_index(r, task->valuestring) : -1;
-	if (i < 0 || !cJSON_IsString(kind))
-		return;
-	struct prior *p = &r->prior[i];
-	if (!strcmp(kind->valuestring, "turn")) {
-		const cJSON *turn = cJSON_GetObjectItemCaseSensitive(j, "turn");
-		if (cJSON_IsNumber(turn) && turn->valuedouble >= 1 &&
-		    turn->valuedouble <= CUA_MAX_TURNS) {
-			int k = (int)turn->valuedouble;
-			const cJSON *o = cJSON_GetObjectItemCaseSensitive(j, "observation");
-			const cJSON *rp = cJSON_GetObjectItemCaseSensitive(j, "reply");
-			p->have_traj[k] = true;
-			/* the last line of a turn wins, as for every results line */
-			keep_text(&p->shown[k], o);
-			keep_text(&p->reply[k], rp);
-		}
-	} else if (!strcmp(kind->valuestring, "end")) {
-		const cJSON *reason = cJSON_GetObjectItemCaseSensitive(j, "reason");
-		const cJSON *best = cJSON_GetObjectItemCaseSensitive(j, "best_turn");
-		/* the last end line counts; an interrupted episode goes on */
-		p->ended = !(cJSON_IsString(reason) && !strcmp(reason->valuestring, "interrupted"));
-		p->best_turn = cJSON_IsNumber(best) ? cua_to_int(best->valuedouble) : 0;
-	}
+	const cJSON *x = cJSON_GetObjectItemCaseSensitive(j, key);
+	*v = def;
+	if (!x && !required)
+		return CUA_OK;
+	if (!cJSON_IsNumber(x) || x->valuedouble != floor(x->valuedouble) ||
+	    x->valuedouble < min || x->valuedouble > max)
+		return cua_results_line_err(at, err, errlen, "%s: expected an integer %d to %d",
+		                            key, min, max);
+	*v = (int)x->valuedouble;
+	return CUA_OK;
 }
 
-static void prior_base(struct run *r, const cJSON *j)
+/* trajectories.jsonl: what the agent was shown and said per turn; how each
+ * episode ended (the last end line counts; an interrupted episode goes on). */
+static enum cua_status prior_traj(void *ctx, const cJSON *j, const struct cua_results_at *at,
+                                  char *err, size_t errlen)
 {
-	const cJSON *task = cJSON_GetObjectItemCaseSensitive(j, "task");
-	int i = cJSON_IsString(task) ? task_index(r, task->valuestring) : -1;
-	if (i < 0)
-		return;
+	struct run *r = ctx;
+	const cJSON *kind = cJSON_GetObjectItemCaseSensitive(j, "kind");
+	if (!cJSON_IsString(kind) || !kind->valuestring[0])
+		return cua_results_line_err(at, err, errlen, "kind: expected a non-empty string");
+	bool turn_line = !strcmp(kind->valuestring, "turn");
+	if (!turn_line && strcmp(kind->valuestring, "end"))
+		return CUA_OK;   /* kinds added later */
+	int i, k;
+	enum cua_status st = line_task(r, j, at, &i, err, errlen);
+	if (st != CUA_OK || i < 0)
+		return st;
 	struct prior *p = &r->prior[i];
-	if (p->base.n_base >= (int)CUA_ARRAY_LEN(p->base.base))
-		return;
-	struct cua_eval *e = &p->base.base[p->base.n_base];
-	if (cua_eval_from_json(cJSON_GetObjectItemCaseSensitive(j, "eval"), e, NULL, 0) != CUA_OK)
-		return;
-	p->base.task = r->tasks[i];
-	p->base.n_base++;
-	p->have_base = true;
+	if (turn_line) {
+		st = line_int(j, "turn", true, 0, 1, CUA_MAX_TURNS, &k, at, err, errlen);
+		if (st != CUA_OK)
+			return st;
+		p->have_traj[k] = true;
+		/* the last line of a turn wins, as for every results line */
+		keep_text(&p->shown[k], cJSON_GetObjectItemCaseSensitive(j, "observation"));
+		keep_text(&p->reply[k], cJSON_GetObjectItemCaseSensitive(j, "reply"));
+		return CUA_OK;
+	}
+	st = line_int(j, "best_turn", false, 0, 0, CUA_MAX_TURNS, &k, at, err, errlen);
+	if (st != CUA_OK)
+		return st;
+	const cJSON *reason = cJSON_GetObjectItemCaseSensitive(j, "reason");
+	p->ended = !(cJSON_IsString(reason) && !strcmp(reason->valuestring, "interrupted"));
+	p->best_turn = k;
+	return CUA_OK;
+}
+
+/* baselines.jsonl: each task's measured baselines (the last line of a subject
+ * wins) and the device that measured them, one per task. */
+static enum cua_status prior_base(void *ctx, const cJSON *j, const struct cua_results_at *at,
+                                  char *err, size_t errlen)
+{
+	struct run *r = ctx;
+	char why[CUA_ERR_LEN];
+	int i;
+	enum cua_status st = line_task(r, j, at, &i, err, errlen);
+	if (st != CUA_OK || i < 0)
+		return st;
+	struct prior *p = &r->prior[i];
 	const cJSON *g = cJSON_GetObjectItemCaseSensitive(j, "gpu");
-	snprintf(p->gpu, sizeof(p->gpu), "%s", cJSON_IsString(g) ? g->valuestring : "");
+	const char *gpu = cJSON_IsString(g) ? g->valuestring : "";
+	if (p->have_base && strcmp(p->gpu, gpu))
+		return cua_results_line_err(at, err, errlen, "gpu: \"%s\", where an earlier line "
+		                            "of %s says \"%s\" (a task's baselines are measured on "
+		                            "one device)", gpu, r->tasks[i]->id, p->gpu);
+	struct cua_eval e;
+	if (cua_eval_from_json(cJSON_GetObjectItemCaseSensitive(j, "eval"), &e, why,
+	                       sizeof(why)) != CUA_OK) {
+		cua_eval_clear(&e);
+		return cua_results_line_err(at, err, errlen, "eval: %s", why);
+	}
+	int k = 0;
+	while (k < p->base.n_base && strcmp(p->base.base[k].subject, e.subject))
+		k++;
+	if (k == (int)CUA_ARRAY_LEN(p->base.base)) {
+		cua_eval_clear(&e);
+		return cua_results_line_err(at, err, errlen, "more than %d baselines for %s",
+		                            k, r->tasks[i]->id);
+	}
+	if (k < p->base.n_base)
+		cua_eval_clear(&p->base.base[k]);   /* measured again: the later line */
+	else
+		p->base.n_base++;
+	p->base.base[k] = e;
+	p->base.task = r->tasks[i];
+	p->have_base = true;
+	snprintf(p->gpu, sizeof(p->gpu), "%s", gpu);
+	return CUA_OK;
 }
 
 /* What the killed run in r->run_dir left: per task, evaluated turns, turn lines,
- * end lines, measured baselines. */
+ * end lines, measured baselines. Each file is read by the results reader with
+ * its torn tail cut first (this run appends to it next), so every line left must
+ * be a whole record. */
 static enum cua_status load_prior(struct run *r, char *err, size_t errlen)
 {
+	static const struct {
+		const char *name;
+		cua_results_line_fn fn;
+	} files[] = {
+		{"evals.jsonl", prior_eval},
+		{"trajectories.jsonl", prior_traj},
+		{"baselines.jsonl", prior_base},
+	};
 	enum cua_status st;
 	r->prior = calloc((size_t)r->n_tasks, sizeof(*r->prior));
 	CUA_ASSERT(r->prior);
-	if ((st = each_line(r, "evals.jsonl", prior_eval, err, errlen)) != CUA_OK ||
-	    (st = each_line(r, "trajectories.jsonl", prior_traj, err, errlen)) != CUA_OK ||
-	    (st = each_line(r, "baselines.jsonl", prior_base, err, errlen)) != CUA_OK)
-		return st;
+	for (size_t f = 0; f < CUA_ARRAY_LEN(files); f++) {
+		char path[4400];
+		int torn;
+		snprintf(path, sizeof(path), "%s/%s", r->run_dir, files[f].name);
+		st = cua_results_each_line(path, CUA_RESULTS_CUT_TORN, files[f].fn, r, &torn, err,
+		                           errlen);
+		if (st != CUA_OK)
+			return st;
+		if (torn)
+			fprintf(stderr, "cuarena run: %s: line %d was torn when the run was killed; "
+			        "cut (what it recorded is done again)\n", path, torn);
+	}
 	/* A task whose baselines were measured goes on on that device, so that no
 	 * speedup compares two physical GPUs; one this invocation lacks stops the
 	 * resume (e.g. --gpus 0 for a run that measured on 0 and 1). */
@@ -680,55 +731,52 @@ enum cua_status cua_run_read_meta(const char *dir, char *agent, size_t agent_len
                                   int *turns, enum cua_reward_kind *reward, char ***ids,
                                   int *n_ids, char *err, size_t errlen)
 {
-	char path[4400], *buf = NULL;
-	snprintf(path, sizeof(path), "%s/run.json", dir);
+	cJSON *j;
 	*config = NULL;
 	*ids = NULL;
 	*n_ids = 0;
-	enum cua_status st = cua_read_file(path, 16 << 20, &buf, NULL, err, errlen);
+	enum cua_status st = cua_results_read_run_json(dir, &j, err, errlen);
 	if (st != CUA_OK)
 		return st;
-	cJSON *j = cJSON_Parse(buf);
-	free(buf);
-	const cJSON *a = cJSON_GetObjectItem(j, "agent");
-	const cJSON *name = cJSON_GetObjectItem(a, "name");
-	const cJSON *ver = cJSON_GetObjectItem(a, "version");
-	const cJSON *t = cJSON_GetObjectItem(j, "turns");
-	const cJSON *rw = cJSON_GetObjectItem(j, "reward");
-	const cJSON *tasks = cJSON_GetObjectItem(j, "tasks");
-	const cJSON *schema = cJSON_GetObjectItem(j, "schema");
-	if (!cJSON_IsNumber(schema) || schema->valuedouble > 1) {
-		cua_errf(err, errlen, "%s: schema: %s", path,
-		         cJSON_IsNumber(schema) ? "newer than this cuarena (1)" : "missing");
-		cJSON_Delete(j);
-		return CUA_E_PARSE;
-	}
-	if (!cJSON_IsString(name) || !cJSON_IsNumber(t) || !cJSON_IsString(rw) ||
+	const cJSON *a = cJSON_GetObjectItemCaseSensitive(j, "agent");
+	const cJSON *ver = cJSON_GetObjectItemCaseSensitive(a, "version");
+	const cJSON *t = cJSON_GetObjectItemCaseSensitive(j, "turns");
+	const cJSON *rw = cJSON_GetObjectItemCaseSensitive(j, "reward");
+	const cJSON *tasks = cJSON_GetObjectItemCaseSensitive(j, "tasks");
+	if (!cJSON_IsNumber(t) || !cJSON_IsString(rw) ||
 	    !cua_reward_parse(rw->valuestring, reward) || !cJSON_IsArray(tasks)) {
-		cua_errf(err, errlen, "%s: agent.name, turns, reward and tasks are required",
-		         path);
-		cJSON_Delete(j);
-		return CUA_E_PARSE;
+		cua_errf(err, errlen, "%s/run.json: agent.name, turns, reward and tasks are "
+		         "required", dir);
+		st = CUA_E_PARSE;
+		goto out;
 	}
-	snprintf(agent, agent_len, "%s", name->valuestring);
-	snprintf(version, version_len, "%s", cJSON_IsString(ver) ? ver->valuestring : "");
 	*turns = cua_to_int(t->valuedouble);
 	if (*turns < 1 || *turns > CUA_MAX_TURNS) {
-		cua_errf(err, errlen, "%s: turns: must be 1 to %d", path, CUA_MAX_TURNS);
-		cJSON_Delete(j);
-		return CUA_E_PARSE;
+		cua_errf(err, errlen, "%s/run.json: turns: must be 1 to %d", dir, CUA_MAX_TURNS);
+		st = CUA_E_PARSE;
+		goto out;
 	}
-	const cJSON *cfg = cJSON_GetObjectItem(a, "config");
+	const cJSON *x;
+	int n = 0;
+	cJSON_ArrayForEach(x, tasks)
+		if (!cJSON_IsString(x) || !x->valuestring[0]) {
+			cua_errf(err, errlen, "%s/run.json: tasks[%d]: expected a task id", dir, n);
+			st = CUA_E_PARSE;
+			goto out;
+		} else
+			n++;
+	snprintf(agent, agent_len, "%s",
+	         cJSON_GetObjectItemCaseSensitive(a, "name")->valuestring);
+	snprintf(version, version_len, "%s", cJSON_IsString(ver) ? ver->valuestring : "");
+	const cJSON *cfg = cJSON_GetObjectItemCaseSensitive(a, "config");
 	*config = cfg ? cJSON_Duplicate(cfg, true) : NULL;
-	int n = cJSON_GetArraySize(tasks);
 	*ids = calloc((size_t)n + 1, sizeof(char *));
 	CUA_ASSERT(*ids);
-	const cJSON *x;
 	cJSON_ArrayForEach(x, tasks)
-		if (cJSON_IsString(x))
-			(*ids)[(*n_ids)++] = strdup(x->valuestring);
+		(*ids)[(*n_ids)++] = strdup(x->valuestring);
+out:
 	cJSON_Delete(j);
-	return CUA_OK;
+	return st;
 }
 
 void cua_run_free_ids(char **ids, int n)
@@ -944,18 +992,9 @@ enum cua_status cua_run(const struct cua_run_opts *o, struct cua_run_summary *su
 		goto out_cat;
 
 	if (o->resume) {
-		char path[4400], *buf = NULL;
-		snprintf(path, sizeof(path), "%s/run.json", r.run_dir);
-		st = cua_read_file(path, 16 << 20, &buf, NULL, err, errlen);
+		st = cua_results_read_run_json(r.run_dir, &r.run_json, err, errlen);
 		if (st != CUA_OK)
 			goto out_agent;
-		r.run_json = cJSON_Parse(buf);
-		free(buf);
-		if (!cJSON_IsObject(r.run_json)) {
-			cua_errf(err, errlen, "%s: not a JSON object", path);
-			st = CUA_E_PARSE;
-			goto out_agent;
-		}
 		cJSON *res = cJSON_GetObjectItem(r.run_json, "resumed");
 		if (!cJSON_IsArray(res))
 			res = cJSON_AddArrayToObject(r.run_json, "resumed");
@@ -970,7 +1009,7 @@ enum cua_status cua_run(const struct cua_run_opts *o, struct cua_run_summary *su
 		goto files;
 	}
 	r.run_json = cJSON_CreateObject();
-	cJSON_AddNumberToObject(r.run_json, "schema", 1);
+	cJSON_AddNumberToObject(r.run_json, "schema", CUA_RESULTS_SCHEMA);
 	const char *slash = strrchr(r.run_dir, '/');
 	cJSON_AddStringToObject(r.run_json, "run_id", slash ? slash + 1 : r.run_dir);
 	cJSON_AddStringToObject(r.run_json, "created", when);

@@ -207,7 +207,7 @@ static void note_task(struct server *s, int ti, const struct cua_device *dev)
 static cJSON *new_run_json(struct server *s, const char *when)
 {
 	cJSON *j = cJSON_CreateObject();
-	cJSON_AddNumberToObject(j, "schema", 1);
+	cJSON_AddNumberToObject(j, "schema", CUA_RESULTS_SCHEMA);
 	const char *slash = strrchr(s->dir, '/');
 	cJSON_AddStringToObject(j, "run_id", slash ? slash + 1 : s->dir);
 	cJSON_AddStringToObject(j, "created", when);
@@ -238,36 +238,31 @@ static cJSON *new_run_json(struct server *s, const char *when)
 
 typedef void (*line_fn)(struct server *s, const cJSON *j, void *ctx);
 
-/* Calls f on every line of dir/name (missing: none). */
+struct walk {
+	struct server *s;
+	line_fn f;
+	void *ctx;
+};
+
+static enum cua_status walk_line(void *ctx, const cJSON *j, const struct cua_results_at *at,
+                                 char *err, size_t errlen)
+{
+	struct walk *w = ctx;
+	w->f(w->s, j, w->ctx);
+	return CUA_OK;
+}
+
+/* Calls f on every line of dir/name (missing: none), through the results
+ * reader: the torn tail cut first (the server appends next), every line left
+ * checked for JSON and its schema. */
 static enum cua_status each_line(struct server *s, const char *name, line_fn f, void *ctx,
                                  char *err, size_t errlen)
 {
-	char path[4200], *buf = NULL;
+	char path[4200];
+	struct walk w = {s, f, ctx};
 	snprintf(path, sizeof(path), "%s/%s", s->dir, name);
-	cua_results_drop_torn_tail(path);
-	if (access(path, F_OK) != 0)
-		return CUA_OK;
-	enum cua_status st = cua_read_file(path, (size_t)4 << 30, &buf, NULL, err, errlen);
-	if (st != CUA_OK)
-		return st;
-	int lineno = 0;
-	for (char *l = buf, *nl; l && *l; l = nl ? nl + 1 : NULL) {
-		nl = strchr(l, '\n');
-		if (nl)
-			*nl = '\0';
-		lineno++;
-		cJSON *j = cJSON_Parse(l);
-		if (!cJSON_IsObject(j)) {
-			cua_errf(err, errlen, "%s: line %d: not a JSON object", path, lineno);
-			cJSON_Delete(j);
-			free(buf);
-			return CUA_E_PARSE;
-		}
-		f(s, j, ctx);
-		cJSON_Delete(j);
-	}
-	free(buf);
-	return CUA_OK;
+	return cua_results_each_line(path, CUA_RESULTS_CUT_TORN, walk_line, &w, NULL, err,
+	                             errlen);
 }
 
 static const char *str_of(const cJSON *j, const char *key)
@@ -468,11 +463,8 @@ static enum cua_status open_results(struct server *s, char *err, size_t errlen)
 	CUA_ASSERT(s->listed);
 	snprintf(path, sizeof(path), "%s/run.json", s->dir);
 	if (access(path, F_OK) == 0) {
-		char *buf = NULL;
-		if ((st = cua_read_file(path, 16 << 20, &buf, NULL, err, errlen)) != CUA_OK)
+		if ((st = cua_results_read_run_json(s->dir, &s->run_json, err, errlen)) != CUA_OK)
 			return st;
-		s->run_json = cJSON_Parse(buf);
-		free(buf);
 		const cJSON *a = cJSON_GetObjectItemCaseSensitive(s->run_json, "agent");
 		const char *name = str_of(a, "name");
 		if (!cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(s->run_json, "tasks")) ||
@@ -642,15 +634,9 @@ static const struct cua_report *baselines(struct server *s, int slot, int ti, bo
 		}
 		pthread_mutex_lock(&s->wlock);
 		note_task(s, ti, &fresh->device);
-		for (int i = 0; i < fresh->n_base; i++) {
-			cJSON *l = cJSON_CreateObject();
-			cJSON_AddStringToObject(l, "task", t->id);
-			cJSON_AddNumberToObject(l, "level", t->level);
-			cJSON_AddItemToObject(l, "eval", cua_eval_to_json(&fresh->base[i]));
-			if (g->name[0])
-				cJSON_AddStringToObject(l, "gpu", g->name);
-			put_line(s, s->fd_base, l);
-		}
+		for (int i = 0; i < fresh->n_base; i++)
+			put_line(s, s->fd_base, cua_results_baseline_line(t, &fresh->base[i],
+			                                                  g->name[0] ? g->name : NULL));
 		pthread_mutex_unlock(&s->wlock);
 		*how = "measured";
 		pthread_mutex_lock(&s->lock);

@@ -1,5 +1,6 @@
 /* results.c — the run-folder reader (results.h) and text escaping for outputs. */
 #include "results/results.h"
+#include "catalogue/task.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -70,6 +71,7 @@ static struct cua_task_run *task_get(struct cua_run *run, const char *id)
 	memset(t, 0, sizeof(*t));
 	snprintf(t->id, sizeof(t->id), "%s", id);
 	t->level = level_of_id(id);
+	t->flops = t->bytes = NAN;
 	return t;
 }
 
@@ -80,13 +82,174 @@ static void rec_clear(struct cua_rec *r)
 	r->n_speedups = 0;
 }
 
-/* ---- per-line checks ------------------------------------------------------------ */
+/* ---- the line reader ------------------------------------------------------------ */
+
+static enum cua_status vline_err(const struct cua_results_at *at, char *err, size_t errlen,
+                                 const char *fmt, va_list ap)
+{
+	char what[CUA_ERR_LEN];
+	vsnprintf(what, sizeof(what), fmt, ap);
+	if (at->line > 0)
+		cua_errf(err, errlen, "%s: line %d: %s", at->path, at->line, what);
+	else
+		cua_errf(err, errlen, "%s: %s", at->path, what);
+	return CUA_E_PARSE;
+}
+
+enum cua_status cua_results_line_err(const struct cua_results_at *at, char *err,
+                                     size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	enum cua_status st = vline_err(at, err, errlen, fmt, ap);
+	va_end(ap);
+	return st;
+}
+
+/* The one schema check: an object whose "schema" is an integer this cuarena reads. */
+static enum cua_status check_schema(const struct cua_results_at *at, const cJSON *o,
+                                    char *err, size_t errlen)
+{
+	if (!cJSON_IsObject(o))
+		return cua_results_line_err(at, err, errlen, "expected a JSON object");
+	const cJSON *s = cJSON_GetObjectItemCaseSensitive(o, "schema");
+	if (!s)
+		return cua_results_line_err(at, err, errlen, "no \"schema\" (every object "
+		                            "carries \"schema\": %d)", CUA_RESULTS_SCHEMA);
+	if (!cJSON_IsNumber(s) || s->valuedouble < 1 || s->valuedouble != floor(s->valuedouble) ||
+	    s->valuedouble > 1e6)
+		return cua_results_line_err(at, err, errlen, "schema: expected a positive integer");
+	if ((int)s->valuedouble > CUA_RESULTS_SCHEMA)
+		return cua_results_line_err(at, err, errlen, "schema %d is newer than this "
+		                            "cuarena (%d)", (int)s->valuedouble, CUA_RESULTS_SCHEMA);
+	return CUA_OK;
+}
+
+/* Length of a line without its trailing newline and blanks. */
+static size_t trimmed(const char *buf, size_t n)
+{
+	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == '\r' || buf[n - 1] == ' ' ||
+	                 buf[n - 1] == '\t'))
+		n--;
+	return n;
+}
+
+enum cua_status cua_results_each_line(const char *path, enum cua_results_tail tail,
+                                      cua_results_line_fn fn, void *ctx, int *torn,
+                                      char *err, size_t errlen)
+{
+	struct cua_results_at at = {.path = path};
+	long cut = 0;
+	if (torn)
+		*torn = 0;
+	if (tail == CUA_RESULTS_CUT_TORN && (cut = cua_results_drop_torn_tail(path)) < 0) {
+		cua_errf(err, errlen, "%s: cannot cut its torn last line: %s", path,
+		         strerror((int)-cut));
+		return CUA_E_IO;
+	}
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		if (errno == ENOENT)
+			return CUA_OK;
+		cua_errf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+		return CUA_E_IO;
+	}
+	enum cua_status st = CUA_OK;
+	char *buf = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	int bad_line = 0;
+	bool followed = false;   /* a non-blank line came after the bad one */
+	for (;;) {
+		long off = ftell(f);
+		if ((n = getline(&buf, &cap, f)) < 0)
+			break;
+		at.line++;
+		size_t k = trimmed(buf, (size_t)n);
+		if (k == 0)
+			continue;
+		if (bad_line) {
+			followed = true;
+			break;
+		}
+		cJSON *o = cJSON_ParseWithLength(buf, k);
+		if (!o) {
+			bad_line = at.line;
+			if (tail == CUA_RESULTS_CUT_TORN)
+				break;   /* it ended in a newline: not torn by a kill */
+			continue;
+		}
+		at.offset = off;
+		at.text = buf;
+		at.len = k;
+		st = check_schema(&at, o, err, errlen);
+		if (st == CUA_OK)
+			st = fn(ctx, o, &at, err, errlen);
+		cJSON_Delete(o);
+		if (st != CUA_OK)
+			goto out;
+	}
+	if (ferror(f)) {
+		cua_errf(err, errlen, "%s: read error: %s", path, strerror(errno));
+		st = CUA_E_IO;
+		goto out;
+	}
+	if (bad_line && (followed || tail == CUA_RESULTS_CUT_TORN)) {
+		at.line = bad_line;
+		st = cua_results_line_err(&at, err, errlen, "not valid JSON");
+		goto out;
+	}
+	if (torn)
+		*torn = cut > 0 ? at.line + 1 : bad_line;
+out:
+	free(buf);
+	fclose(f);
+	return st;
+}
+
+enum cua_status cua_results_read_run_json(const char *dir, cJSON **out, char *err,
+                                          size_t errlen)
+{
+	char path[4200], why[CUA_ERR_LEN];
+	char *text = NULL;
+	struct cua_results_at at = {.path = path};
+	*out = NULL;
+	snprintf(path, sizeof(path), "%s/run.json", dir);
+	enum cua_status st = cua_read_file(path, 64u << 20, &text, NULL, why, sizeof(why));
+	if (st != CUA_OK) {
+		cua_errf(err, errlen, "%s", why);
+		return st == CUA_E_IO ? CUA_E_NOT_FOUND : st;
+	}
+	cJSON *o = cJSON_Parse(text);
+	free(text);
+	if (!o)
+		return cua_results_line_err(&at, err, errlen, "not valid JSON");
+	if ((st = check_schema(&at, o, err, errlen)) != CUA_OK)
+		goto fail;
+	const cJSON *agent = cJSON_GetObjectItemCaseSensitive(o, "agent");
+	if (!cJSON_IsObject(agent)) {
+		st = cua_results_line_err(&at, err, errlen, "agent: expected an object with "
+		                          "\"name\"");
+		goto fail;
+	}
+	const cJSON *name = cJSON_GetObjectItemCaseSensitive(agent, "name");
+	if (!cJSON_IsString(name) || !name->valuestring[0]) {
+		st = cua_results_line_err(&at, err, errlen, "agent.name: expected a non-empty "
+		                          "string");
+		goto fail;
+	}
+	*out = o;
+	return CUA_OK;
+fail:
+	cJSON_Delete(o);
+	return st;
+}
+
+/* ---- per-line checks of the scorers' load ------------------------------------------ */
 
 struct ctx {
 	struct cua_run *run;
-	const char *path;       /* "DIR/evals.jsonl" for messages */
-	int line;
-	long offset;
+	const struct cua_results_at *at;   /* the line being read */
 	struct cua_eval *scratch;
 	char *err;
 	size_t errlen;
@@ -96,33 +259,11 @@ static enum cua_status line_err(struct ctx *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 static enum cua_status line_err(struct ctx *c, const char *fmt, ...)
 {
-	char what[CUA_ERR_LEN];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(what, sizeof(what), fmt, ap);
+	enum cua_status st = vline_err(c->at, c->err, c->errlen, fmt, ap);
 	va_end(ap);
-	if (c->line > 0)
-		cua_errf(c->err, c->errlen, "%s: line %d: %s", c->path, c->line, what);
-	else
-		cua_errf(c->err, c->errlen, "%s: %s", c->path, what);
-	return CUA_E_PARSE;
-}
-
-static enum cua_status check_schema(struct ctx *c, const cJSON *o)
-{
-	if (!cJSON_IsObject(o))
-		return line_err(c, "expected a JSON object");
-	const cJSON *s = cJSON_GetObjectItemCaseSensitive(o, "schema");
-	if (!s)
-		return line_err(c, "no \"schema\" (every object carries \"schema\": %d)",
-		                CUA_RESULTS_SCHEMA);
-	if (!cJSON_IsNumber(s) || s->valuedouble < 1 || s->valuedouble != floor(s->valuedouble) ||
-	    s->valuedouble > 1e6)
-		return line_err(c, "schema: expected a positive integer");
-	if ((int)s->valuedouble > CUA_RESULTS_SCHEMA)
-		return line_err(c, "schema %d is newer than this cuarena (%d)",
-		                (int)s->valuedouble, CUA_RESULTS_SCHEMA);
-	return CUA_OK;
+	return st;
 }
 
 /* A required string field; NULL (with the error set) when absent. */
@@ -151,6 +292,19 @@ static int opt_int(struct ctx *c, const cJSON *o, const char *key, int def, int 
 	return (int)v->valuedouble;
 }
 
+/* An optional count (flops, bytes): NaN when absent; an error when not >= 0. */
+static double opt_count(struct ctx *c, const cJSON *o, const char *key, enum cua_status *st)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+	if (!v)
+		return NAN;
+	if (!cJSON_IsNumber(v) || !(v->valuedouble >= 0) || !isfinite(v->valuedouble)) {
+		*st = line_err(c, "%s: expected a number >= 0", key);
+		return NAN;
+	}
+	return v->valuedouble;
+}
+
 static double opt_num(const cJSON *o, const char *key)
 {
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
@@ -169,7 +323,7 @@ static enum cua_status rec_from(struct ctx *c, const cJSON *line, struct cua_rec
 	if (cua_eval_from_json(ej, e, why, sizeof(why)) != CUA_OK)
 		return line_err(c, "eval: %s", why);
 	memset(r, 0, sizeof(*r));
-	r->line = c->line;
+	r->line = c->at->line;
 	snprintf(r->subject, sizeof(r->subject), "%s", e->subject);
 	r->imported = e->imported;
 	r->verdict = e->verdict;
@@ -185,7 +339,6 @@ static enum cua_status rec_from(struct ctx *c, const cJSON *line, struct cua_rec
 	cua_eval_clear(e);
 	return CUA_OK;
 }
-
 static enum cua_status speedups_from(struct ctx *c, const cJSON *line, struct cua_rec *r)
 {
 	const cJSON *s = cJSON_GetObjectItemCaseSensitive(line, "speedup");
@@ -220,7 +373,6 @@ static int line_level(struct ctx *c, const cJSON *o, enum cua_status *st)
 
 /* ---- the three .jsonl files ------------------------------------------------------ */
 
-typedef enum cua_status (*line_fn)(struct ctx *c, const cJSON *o);
 
 static enum cua_status eval_line(struct ctx *c, const cJSON *o)
 {
@@ -258,6 +410,7 @@ static enum cua_status baseline_line(struct ctx *c, const cJSON *o)
 	if (!task)
 		return st;
 	int level = line_level(c, o, &st);
+	double flops = opt_count(c, o, "flops", &st), bytes = opt_count(c, o, "bytes", &st);
 	if (st != CUA_OK)
 		return st;
 	struct cua_rec r;
@@ -266,6 +419,10 @@ static enum cua_status baseline_line(struct ctx *c, const cJSON *o)
 	struct cua_task_run *t = task_get(c->run, task);
 	if (level)
 		t->level = level;
+	if (!isnan(flops) || !isnan(bytes)) {
+		t->flops = flops;   /* the last line that records them wins */
+		t->bytes = bytes;
+	}
 	t->baselines = grow(t->baselines, &t->cap_baselines, t->n_baselines + 1,
 	                    sizeof(*t->baselines));
 	t->baselines[t->n_baselines++] = r;
@@ -294,7 +451,7 @@ static enum cua_status trajectory_line(struct ctx *c, const cJSON *o)
 		t->turns = grow(t->turns, &t->cap_turns, t->n_turns + 1, sizeof(*t->turns));
 		struct cua_turn_ref *x = &t->turns[t->n_turns++];
 		x->turn = turn;
-		x->offset = c->offset;
+		x->offset = c->at->offset;
 		const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, "verdict");
 		if (!cJSON_IsString(v) || !cua_verdict_parse(v->valuestring, &x->verdict))
 			x->verdict = CUA_VERDICT_COUNT;
@@ -312,67 +469,37 @@ static enum cua_status trajectory_line(struct ctx *c, const cJSON *o)
 	return CUA_OK;
 }
 
-/* Reads a .jsonl file line by line (never whole: trajectories can be large).
- * An unparsable line is fatal unless no non-blank line follows it. */
-static enum cua_status read_jsonl(struct ctx *c, const char *name, line_fn fn)
+
+/* Adapts a scorer's line function to the reader's callback. */
+struct walk {
+	struct ctx *c;
+	enum cua_status (*fn)(struct ctx *, const cJSON *);
+};
+
+static enum cua_status walk_line(void *ctx, const cJSON *o, const struct cua_results_at *at,
+                                 char *err, size_t errlen)
+{
+	struct walk *w = ctx;
+	w->c->at = at;
+	enum cua_status st = w->fn(w->c, o);
+	w->c->at = NULL;
+	return st;
+}
+
+/* The scorers' walk: each line through fn, a torn last line skipped with a
+ * warning. */
+static enum cua_status read_jsonl(struct ctx *c, const char *name,
+                                  enum cua_status (*fn)(struct ctx *, const cJSON *))
 {
 	char path[4200];
+	int torn = 0;
 	snprintf(path, sizeof(path), "%s/%s", c->run->dir, name);
-	c->path = path;
-	c->line = 0;
-	FILE *f = fopen(path, "rb");
-	if (!f) {
-		if (errno == ENOENT)
-			return CUA_OK;
-		cua_errf(c->err, c->errlen, "%s: cannot open: %s", path, strerror(errno));
-		return CUA_E_IO;
-	}
-	enum cua_status st = CUA_OK;
-	char *buf = NULL;
-	size_t cap = 0;
-	ssize_t n;
-	int bad_line = 0;
-	long off = 0;
-	for (;;) {
-		off = ftell(f);
-		if ((n = getline(&buf, &cap, f)) < 0)
-			break;
-		c->line++;
-		size_t k = (size_t)n;
-		while (k > 0 && (buf[k - 1] == '\n' || buf[k - 1] == '\r' || buf[k - 1] == ' ' ||
-		                 buf[k - 1] == '\t'))
-			k--;
-		if (k == 0)
-			continue;
-		if (bad_line) {   /* the bad line was not the last one */
-			c->line = bad_line;
-			st = line_err(c, "not valid JSON");
-			goto out;
-		}
-		cJSON *o = cJSON_ParseWithLength(buf, k);
-		if (!o) {
-			bad_line = c->line;
-			continue;
-		}
-		c->offset = off;
-		st = check_schema(c, o);
-		if (st == CUA_OK)
-			st = fn(c, o);
-		cJSON_Delete(o);
-		if (st != CUA_OK)
-			goto out;
-	}
-	if (ferror(f)) {
-		cua_errf(c->err, c->errlen, "%s: read error: %s", path, strerror(errno));
-		st = CUA_E_IO;
-		goto out;
-	}
-	if (bad_line)
+	struct walk w = {.c = c, .fn = fn};
+	enum cua_status st = cua_results_each_line(path, CUA_RESULTS_SKIP_TORN, walk_line, &w,
+	                                           &torn, c->err, c->errlen);
+	if (st == CUA_OK && torn)
 		add_warning(c->run, "%s: line %d: torn last line skipped (the run was stopped "
-		                    "while writing it)", path, bad_line);
-out:
-	free(buf);
-	fclose(f);
+		                    "while writing it)", path, torn);
 	return st;
 }
 
@@ -380,33 +507,17 @@ out:
 
 static enum cua_status read_run_json(struct ctx *c)
 {
-	char path[4200], why[CUA_ERR_LEN];
-	char *text = NULL;
-	snprintf(path, sizeof(path), "%s/run.json", c->run->dir);
-	c->path = path;
-	c->line = 0;
-	enum cua_status st = cua_read_file(path, 64u << 20, &text, NULL, why, sizeof(why));
-	if (st != CUA_OK) {
-		cua_errf(c->err, c->errlen, "%s", why);
-		return st == CUA_E_IO ? CUA_E_NOT_FOUND : st;
-	}
-	cJSON *o = cJSON_Parse(text);
-	free(text);
-	if (!o)
-		return line_err(c, "not valid JSON");
+	char path[4200];
+	cJSON *o = NULL;
+	struct cua_results_at at = {.path = path};
 	struct cua_run *run = c->run;
-	if ((st = check_schema(c, o)) != CUA_OK)
-		goto out;
+	enum cua_status st = cua_results_read_run_json(run->dir, &o, c->err, c->errlen);
+	if (st != CUA_OK)
+		return st;
+	snprintf(path, sizeof(path), "%s/run.json", run->dir);
+	c->at = &at;
 	const cJSON *agent = cJSON_GetObjectItemCaseSensitive(o, "agent");
-	if (!cJSON_IsObject(agent)) {
-		st = line_err(c, "agent: expected an object with \"name\"");
-		goto out;
-	}
 	copy_str(run->agent, sizeof(run->agent), agent, "name");
-	if (!run->agent[0]) {
-		st = line_err(c, "agent.name: expected a non-empty string");
-		goto out;
-	}
 	copy_str(run->version, sizeof(run->version), agent, "version");
 	copy_str(run->run_id, sizeof(run->run_id), o, "run_id");
 	if (!run->run_id[0]) {
@@ -440,6 +551,7 @@ static enum cua_status read_run_json(struct ctx *c)
 		task_get(run, v->valuestring)->listed = true;
 	}
 out:
+	c->at = NULL;
 	cJSON_Delete(o);
 	return st;
 }
@@ -748,7 +860,7 @@ void cua_fput_esc(FILE *f, const char *s, enum cua_escape how)
 
 int cua_results_append(int fd, cJSON *obj)
 {
-	cJSON_AddNumberToObject(obj, "schema", 1);
+	cJSON_AddNumberToObject(obj, "schema", CUA_RESULTS_SCHEMA);
 	char *txt = cJSON_PrintUnformatted(obj);
 	cJSON_Delete(obj);
 	CUA_ASSERT(txt);
@@ -770,16 +882,41 @@ int cua_results_append(int fd, cJSON *obj)
 	return e;
 }
 
-void cua_results_drop_torn_tail(const char *path)
+long cua_results_drop_torn_tail(const char *path)
 {
 	int fd = open(path, O_RDWR | O_CLOEXEC);
 	if (fd < 0)
-		return;
+		return errno == ENOENT ? 0 : -errno;
 	off_t size = lseek(fd, 0, SEEK_END), keep = size;
+	long cut = 0;
 	char c;
 	while (keep > 0 && pread(fd, &c, 1, keep - 1) == 1 && c != '\n')
 		keep--;
-	if (keep != size && ftruncate(fd, keep) == 0)
-		fsync(fd);
+	if (keep != size) {
+		if (ftruncate(fd, keep) == 0 && fsync(fd) == 0)
+			cut = (long)(size - keep);
+		else
+			cut = -errno;
+	}
 	close(fd);
+	return cut;
+}
+
+cJSON *cua_results_baseline_line(const struct cua_task *t, const struct cua_eval *e,
+                                 const char *gpu)
+{
+	int s = cua_task_timed_shape(t);
+	int64_t flops, bytes;
+	cJSON *l = cJSON_CreateObject();
+	cJSON_AddStringToObject(l, "task", t->id);
+	cJSON_AddNumberToObject(l, "level", t->level);
+	/* exact as JSON numbers up to 2^53 (9e15): far above any task's */
+	if (t->flops && cua_task_eval(t, s, t->flops, &flops, NULL, 0) == CUA_OK && flops >= 0)
+		cJSON_AddNumberToObject(l, "flops", (double)flops);
+	if (t->bytes && cua_task_eval(t, s, t->bytes, &bytes, NULL, 0) == CUA_OK && bytes >= 0)
+		cJSON_AddNumberToObject(l, "bytes", (double)bytes);
+	cJSON_AddItemToObject(l, "eval", cua_eval_to_json(e));
+	if (gpu)
+		cJSON_AddStringToObject(l, "gpu", gpu);
+	return l;
 }

@@ -1,7 +1,9 @@
-/* results.h — reading a run folder, results/<run>/ (docs/RESULTS-FORMAT.md), into
- * structs that tables, boards, plots and compare score; and the text escaping
- * those outputs share. Everything read here is untrusted: errors name the file
- * and the line. */
+/* results.h — the one reader and writer of a run folder, results/<run>/
+ * (docs/RESULTS-FORMAT.md): its lines walked with one schema check and one
+ * torn-tail rule (for the scorers and for `run --resume` and `serve` alike),
+ * loaded into structs that tables, boards, plots and compare score; records
+ * appended; and the text escaping those outputs share. Everything read here is
+ * untrusted: errors name the file and the line. */
 #ifndef CUA_RESULTS_H
 #define CUA_RESULTS_H
 
@@ -9,7 +11,11 @@
 #include "judge/stats.h"
 #include "judge/verdict.h"
 
-/* The results schema this cuarena reads and writes. */
+struct cJSON;
+struct cua_task;
+
+/* The results schema this cuarena reads and writes (2 since the judge's clock,
+ * timing.judge_ms, is the time; it reads 1 as well). */
 #define CUA_RESULTS_SCHEMA 2
 
 /* The pseudo-baseline "library": the fastest of a task's library baselines
@@ -59,6 +65,9 @@ struct cua_task_run {
 	struct cua_rec *baselines;/* baselines.jsonl lines */
 	int n_turns;
 	struct cua_turn_ref *turns;
+	double flops, bytes;      /* the task's, at its timed shape, as baselines.jsonl
+	                           * records them; NaN when it does not (a run from
+	                           * before they were recorded) */
 	bool ended;               /* an "end" line was seen */
 	char end_reason[128];
 	int best_turn, final_turn;/* from the "end" line; 0 when absent */
@@ -135,6 +144,55 @@ void cua_runs_free(struct cua_run **runs, int n);
 /* "agent version" (or "agent" without a version) into buf. */
 const char *cua_run_label(const struct cua_run *run, char *buf, size_t len);
 
+/* ---- the line reader: one schema check, one torn-tail rule -------------------- */
+
+/* Where a line is: for messages ("PATH: line N: what") and to read it again. */
+struct cua_results_at {
+	const char *path;         /* "DIR/evals.jsonl" */
+	int line;                 /* 1-based */
+	long offset;              /* byte offset of the line's start */
+	const char *text;         /* the line as read, without its newline (borrowed) */
+	size_t len;
+};
+
+/* Called with each line that is a JSON object carrying a "schema" this cuarena
+ * reads. CUA_OK goes on; any other status stops the walk and is returned (the
+ * callback says why in err, e.g. with cua_results_line_err). */
+typedef enum cua_status (*cua_results_line_fn)(void *ctx, const struct cJSON *line,
+                                               const struct cua_results_at *at,
+                                               char *err, size_t errlen);
+
+/* What a walk does with a torn last line (a writer killed while appending it). */
+enum cua_results_tail {
+	CUA_RESULTS_SKIP_TORN = 0, /* a reader: a last line that does not parse is
+	                            * skipped and named in *torn */
+	CUA_RESULTS_CUT_TORN = 1,  /* a writer about to append (run --resume, serve):
+	                            * what follows the last newline is cut from the
+	                            * file first and named in *torn; every line left
+	                            * ended in a newline, so each must parse */
+};
+
+/* Walks the .jsonl file at path line by line (never whole; blank lines are
+ * skipped; a missing file is empty). Only the last line can be torn: a line
+ * that does not parse, with a non-blank line after it, fails the walk with
+ * "PATH: line N: not valid JSON", and so does a line that is not an object, has
+ * no "schema" or a newer one. *torn (may be NULL) is the 1-based line that was
+ * skipped or cut, 0 when none. */
+enum cua_status cua_results_each_line(const char *path, enum cua_results_tail tail,
+                                      cua_results_line_fn fn, void *ctx, int *torn,
+                                      char *err, size_t errlen);
+
+/* "PATH: line N: " and the message into err; returns CUA_E_PARSE. */
+enum cua_status cua_results_line_err(const struct cua_results_at *at, char *err,
+                                     size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* Reads dir/run.json into *out (the caller cJSON_Deletes it): a JSON object
+ * whose "schema" this cuarena reads, with a non-empty agent.name. A missing file
+ * is CUA_E_NOT_FOUND; other faults CUA_E_PARSE, naming the file. */
+enum cua_status cua_results_read_run_json(const char *dir, struct cJSON **out, char *err,
+                                          size_t errlen);
+
 /* ---- text output shared by table, board, plot and compare ------------------- */
 
 enum cua_escape {
@@ -149,14 +207,24 @@ enum cua_escape {
 /* Writes s to f escaped for the context. */
 void cua_fput_esc(FILE *f, const char *s, enum cua_escape how);
 
+/* ---- writing ------------------------------------------------------------------ */
+
 /* The one rule for appending to a results file (run, serve): obj (consumed)
- * gets its "schema", is written as one line, and fsynced, so a killed writer
- * loses at most that line. Returns 0, or the errno of a failed write. The
- * caller serialises writers of one file. */
+ * gets its "schema" (CUA_RESULTS_SCHEMA), is written as one line, and fsynced,
+ * so a killed writer loses at most that line. Returns 0, or the errno of a
+ * failed write. The caller serialises writers of one file. */
 int cua_results_append(int fd, struct cJSON *obj);
 
-/* Cuts a results file after its last newline (a missing file is left so): a
- * line torn by a kill must not swallow the next one appended. */
-void cua_results_drop_torn_tail(const char *path);
+/* Cuts a results file after its last newline: a line torn by a kill must not
+ * swallow the next one appended. Returns how many bytes were cut (0 also for a
+ * missing file), or -errno when the file could not be cut. */
+long cua_results_drop_torn_tail(const char *path);
+
+/* A baselines.jsonl line (run and serve write them): the task's id, level, and
+ * flops and bytes at its timed shape (each left out when its expression does not
+ * evaluate), so that plots read them from the run and never from today's
+ * catalogue; then the evaluation, and "gpu" when gpu is not NULL. */
+struct cJSON *cua_results_baseline_line(const struct cua_task *t, const struct cua_eval *e,
+                                        const char *gpu);
 
 #endif /* CUA_RESULTS_H */
