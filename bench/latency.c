@@ -11,7 +11,7 @@
  * Spread: the same (cached) kernel evaluated in 5 separate invocations; the
  * spread of its timed median, (max - min) / median, target <= 1 %.
  */
-#include "judge/eval.h"
+#include "judge/report.h"
 #include "catalogue/task.h"
 
 #include <string.h>

@@ -70,6 +70,13 @@ int cua_cpus(void);
 /* Monotonic clock in seconds. */
 double cua_now(void);
 
+/* A member of a JSON object: a number (NaN when absent or not a number), a
+ * string ("" when absent or not a string). Lenient by design: for records whose
+ * fields are optional; a record with a schema has its own codec. */
+struct cJSON;
+double cua_json_num(const struct cJSON *o, const char *key);
+const char *cua_json_str(const struct cJSON *o, const char *key);
+
 /* True when this machine has an NVIDIA device node (no CUDA call: the harness's
  * own process never initialises CUDA). */
 bool cua_have_gpu(void);

@@ -8,7 +8,7 @@
 #include <signal.h>
 
 #include "common.h"
-#include "judge/eval.h"
+#include "judge/report.h"
 #include "episode/reward.h"
 
 struct cJSON;
