@@ -369,7 +369,7 @@ enum cua_status cua_sass_scan_file(const char *so_path, const char *cuobjdump,
 	st = cua_sandbox_run(argv, &o, &r, err, errlen);
 	if (st != CUA_OK)
 		return st;
-	if (r.how != CUA_EXIT_NORMAL || r.code != 0 || r.out_truncated) {
+	if (r.how != CUA_CHILD_NORMAL || r.code != 0 || r.out_truncated) {
 		/* An object without device code has nothing to judge. */
 		bool no_code = r.err && strstr(r.err, "does not contain device code");
 		if (!no_code) {

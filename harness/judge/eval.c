@@ -315,13 +315,13 @@ static enum cua_status run_child(const struct cua_task *t, const char *so_path,
 		free(all);
 	}
 	const char *during = cs.last_phase[0] ? cs.last_phase : "start-up";
-	if (r.how == CUA_EXIT_TIMEOUT)
+	if (r.how == CUA_CHILD_TIMEOUT)
 		cua_eval_fail(e, CUA_VERDICT_TIMEOUT, "no verdict within %.0f s; killed during %s",
 		              o->run_timeout_s, during);
 	/* The judge runs none of the kernel's code (that runs in a process of its
 	 * own, which the judge judges): a judge that ends without a verdict is the
 	 * harness's failure, never the kernel's. */
-	else if (!cs.have_result && r.how == CUA_EXIT_SIGNALED)
+	else if (!cs.have_result && r.how == CUA_CHILD_SIGNALED)
 		cua_eval_fail(e, CUA_VERDICT_HARNESS_ERROR, "the judge died of %s during %s",
 		              cua_signal_desc(r.sig), during);
 	else if (!cs.have_result)

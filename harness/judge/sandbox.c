@@ -492,16 +492,16 @@ static enum cua_status startup_status(const unsigned char *st, size_t len, const
 static void set_how(struct cua_child_result *res, bool timed_out, bool stopped, int wstatus)
 {
 	if (timed_out) {
-		res->how = CUA_EXIT_TIMEOUT;
+		res->how = CUA_CHILD_TIMEOUT;
 		res->sig = SIGKILL;
 	} else if (stopped) {
-		res->how = CUA_EXIT_STOPPED;
+		res->how = CUA_CHILD_STOPPED;
 		res->sig = SIGKILL;
 	} else if (WIFSIGNALED(wstatus)) {
-		res->how = CUA_EXIT_SIGNALED;
+		res->how = CUA_CHILD_SIGNALED;
 		res->sig = WTERMSIG(wstatus);
 	} else {
-		res->how = CUA_EXIT_NORMAL;
+		res->how = CUA_CHILD_NORMAL;
 		res->code = WEXITSTATUS(wstatus);
 	}
 }
@@ -1014,7 +1014,7 @@ enum cua_status cua_sandbox_exchange(struct cua_sandbox_proc *p, const void *msg
 	res->wall_s = cua_now() - start;
 	res->net_isolated = p->net_isolated;
 	if (finished) {
-		res->how = CUA_EXIT_ALIVE;
+		res->how = CUA_CHILD_ALIVE;
 	} else {
 		close_fd(&p->pidfd);
 		if (reap(p->pid, &wstatus) < 0)
