@@ -1,4 +1,11 @@
-/* common.h — status codes, error buffers and small helpers shared by the harness. */
+/* common.h — status codes, error buffers and small helpers shared by the harness.
+ *
+ * House rules every module follows:
+ *   - names: cua_<module>_<verb>, the module being the file (cua_eval_* in
+ *     judge/eval.c, cua_results_* in results/results.c); statics unprefixed.
+ *   - x_free(p) frees a heap object and p itself; x_clear(p) frees what a
+ *     caller-owned struct holds and leaves it empty. Both take NULL.
+ */
 #ifndef CUA_COMMON_H
 #define CUA_COMMON_H
 

@@ -57,7 +57,7 @@ static enum cua_child_how job(const char *dev, const char *word, double timeout_
 	if (keep)
 		*keep = r;
 	else
-		cua_child_result_free(&r);
+		cua_child_result_clear(&r);
 	return how;
 }
 
@@ -90,7 +90,7 @@ Test(judges, one_process_answers_job_after_job_with_each_jobs_own_output)
 	/* the second job's channel and stderr hold that job alone */
 	cr_assert(strstr(r.channel, "job 1") && !strstr(r.channel, "job 0"), "%s", r.channel);
 	cr_assert_str_eq(r.err, "stderr of job 1\n");
-	cua_child_result_free(&r);
+	cua_child_result_clear(&r);
 }
 
 Test(judges, a_judge_that_says_last_is_replaced)
@@ -113,7 +113,7 @@ Test(judges, a_judge_that_dies_in_a_job_is_that_jobs_end_and_the_next_gets_a_fre
 	cr_assert_eq(job("0", "die", 10, b, sizeof b, &r), CUA_CHILD_NORMAL);
 	cr_assert_eq(r.code, 1);
 	cr_assert(strstr(r.channel, "phase") && !strstr(r.channel, "result"), "%s", r.channel);
-	cua_child_result_free(&r);
+	cua_child_result_clear(&r);
 	cr_assert_eq(job("0", "ok", 10, c, sizeof c, NULL), CUA_CHILD_ALIVE);
 	cr_assert_neq(pid_of(a), pid_of(c));
 }

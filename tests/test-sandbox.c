@@ -41,7 +41,7 @@ static void setup(void)
 
 static void teardown(void)
 {
-	cua_child_result_free(&res);
+	cua_child_result_clear(&res);
 }
 
 TestSuite(sandbox, .init = setup, .fini = teardown, .timeout = 20);
@@ -315,7 +315,7 @@ Test(sandbox, network_isolation_is_reported_consistently)
 	}
 
 	/* Without isolation the child sees the host's interfaces (at least lo). */
-	cua_child_result_free(&res);
+	cua_child_result_clear(&res);
 	opts.isolate_net = false;
 	run_helper("net", NULL, NULL);
 	cr_expect_not(res.net_isolated);
@@ -368,10 +368,10 @@ Test(sandbox, parent_survives_sigpipe_after_a_run)
 
 Test(sandbox, result_free_accepts_null_and_is_idempotent)
 {
-	cua_child_result_free(NULL);
+	cua_child_result_clear(NULL);
 	run_helper("exit3", NULL, NULL);
-	cua_child_result_free(&res);
-	cua_child_result_free(&res);
+	cua_child_result_clear(&res);
+	cua_child_result_clear(&res);
 	cr_expect_null(res.out);
 }
 
@@ -421,5 +421,5 @@ Test(sandbox, the_process_limit_is_set_in_the_child)
 	cr_expect_eq(r.how, CUA_CHILD_NORMAL);
 	const char *line = r.out ? strstr(r.out, "Max processes") : NULL;
 	cr_expect(line && strstr(line, "777"), "limits: %s", r.out ? r.out : "");
-	cua_child_result_free(&r);
+	cua_child_result_clear(&r);
 }

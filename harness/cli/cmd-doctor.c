@@ -37,7 +37,7 @@ static cJSON *run_child(struct cua_cli *cli, const char *what, double timeout_s,
 	if (!j)
 		cua_errf(err, errlen, "%s %s", what,
 		         r.how == CUA_CHILD_TIMEOUT ? "timed out" : "printed no JSON");
-	cua_child_result_free(&r);
+	cua_child_result_clear(&r);
 	return j;
 }
 

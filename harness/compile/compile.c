@@ -113,7 +113,7 @@ const char *cua_nvcc_version(const char *nvcc)
 					snprintf(version, sizeof(version), "%.*s", (int)n, rel);
 				}
 			}
-			cua_child_result_free(&r);
+			cua_child_result_clear(&r);
 		}
 		/* Only a success is remembered: a probe that failed (seen once on the GPU
 		 * machine under heavy parallel load) is tried again by the next build. */
@@ -186,7 +186,7 @@ void cua_build_opts_init(struct cua_build_opts *o, const char *root,
 	o->timeout_s = 60;
 }
 
-void cua_build_free(struct cua_build *b)
+void cua_build_clear(struct cua_build *b)
 {
 	if (b) {
 		free(b->log);
@@ -486,7 +486,7 @@ enum cua_status cua_build_so(const char *src_path, const struct cua_build_opts *
 	b->ok = true;
 out:
 	if (have_r)
-		cua_child_result_free(&r);
+		cua_child_result_clear(&r);
 	free(src);
 	return result;
 }

@@ -376,12 +376,12 @@ enum cua_status cua_sass_scan_file(const char *so_path, const char *cuobjdump,
 			cua_errf(err, errlen, "%s -sass %s failed%s: %.300s", cuobjdump, so_path,
 			         r.out_truncated ? " (listing too large)" : "",
 			         r.err && r.err[0] ? r.err : "no message");
-			cua_child_result_free(&r);
+			cua_child_result_clear(&r);
 			return CUA_E_PARSE;
 		}
 	}
 	cua_sass_parse(r.out, r.out_len, s);
-	cua_child_result_free(&r);
+	cua_child_result_clear(&r);
 	if (cache_path)
 		write_cache(cache_path, s);
 	return CUA_OK;

@@ -336,7 +336,7 @@ static enum cua_status run_child(const struct cua_task *t, const char *so_path,
 		              "%d line%s on the judge's report channel %s not written by the "
 		              "judge (a forged report)", cs.forged, cs.forged == 1 ? "" : "s",
 		              cs.forged == 1 ? "was" : "were");
-	cua_child_result_free(&r);
+	cua_child_result_clear(&r);
 	return CUA_OK;
 }
 
@@ -419,14 +419,14 @@ static enum cua_status eval_with(const struct cua_task *t, const char *src_path,
 	extra[ne] = NULL;
 	st = run_child(t, b.so_path, ref.so_path, subject, o, extra, e, dev, NULL, err,
 	               errlen);
-	cua_build_free(&chk);
+	cua_build_clear(&chk);
 	if (st != CUA_OK)
 		goto out;
 	cua_sol_apply(t, o->ceilings, e);
 	st = CUA_OK;
 out:
-	cua_build_free(&ref);
-	cua_build_free(&b);
+	cua_build_clear(&ref);
+	cua_build_clear(&b);
 	return st;
 }
 
@@ -460,7 +460,7 @@ enum cua_status cua_eval_degeneracy(const struct cua_task *t,
 		cua_eval_fail(e, CUA_VERDICT_HARNESS_ERROR,
 		              "the task's reference does not compile:\n%s",
 		              ref.log ? ref.log : "");
-		cua_build_free(&ref);
+		cua_build_clear(&ref);
 		return CUA_OK;
 	}
 	if (dump_dir) {
@@ -480,7 +480,7 @@ enum cua_status cua_eval_degeneracy(const struct cua_task *t,
 	extra[k++] = ref.so_sha256;
 	st = run_child(t, NULL, ref.so_path, "degeneracy", o, extra, e, dev, d, err,
 	               errlen);
-	cua_build_free(&ref);
+	cua_build_clear(&ref);
 	return st;
 }
 
@@ -529,7 +529,7 @@ enum cua_status cua_prebuild_baselines(const struct cua_task *t,
 		if (i < 0)
 			cua_precheck_warm(&b, bo.nvcc);   /* the reference's SASS is checked too */
 		*built += !b.cached;
-		cua_build_free(&b);
+		cua_build_clear(&b);
 	}
 	return CUA_OK;
 }

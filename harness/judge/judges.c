@@ -132,7 +132,7 @@ enum cua_status cua_judges_run(const char *self_exe, const char *vis,
 		 * once more, with a fresh one. */
 		if (reused && r->how != CUA_CHILD_ALIVE && r->how != CUA_CHILD_TIMEOUT &&
 		    r->channel_len == 0 && attempt == 0) {
-			cua_child_result_free(r);
+			cua_child_result_clear(r);
 			continue;
 		}
 		j->jobs++;

@@ -112,11 +112,11 @@ enum cua_status cua_report_run(const struct cua_task *t, const char *src_path,
 out:
 	if (threaded)
 		pthread_join(cb.thread, NULL);
-	cua_build_free(&cb.b);
+	cua_build_clear(&cb.b);
 	return st;
 }
 
-void cua_report_free(struct cua_report *r)
+void cua_report_clear(struct cua_report *r)
 {
 	if (!r)
 		return;

@@ -23,7 +23,7 @@ struct cua_report {
 enum cua_status cua_report_run(const struct cua_task *t, const char *src_path,
                                const struct cua_eval_opts *o, struct cua_report *r,
                                char *err, size_t errlen);
-void cua_report_free(struct cua_report *r);
+void cua_report_clear(struct cua_report *r);
 
 /* time(baseline) / time(candidate) from event medians; 0 when either failed. */
 double cua_speedup(const struct cua_eval *baseline, const struct cua_eval *cand);

@@ -68,7 +68,7 @@ void cua_sandbox_opts_init(struct cua_sandbox_opts *o)
 	};
 }
 
-void cua_child_result_free(struct cua_child_result *res)
+void cua_child_result_clear(struct cua_child_result *res)
 {
 	if (!res)
 		return;

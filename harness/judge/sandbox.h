@@ -72,7 +72,7 @@ enum cua_status cua_sandbox_run(const char *const *argv,
                                 struct cua_child_result *res, char *err,
                                 size_t errlen);
 
-void cua_child_result_free(struct cua_child_result *res);  /* frees buffers; NULL ok */
+void cua_child_result_clear(struct cua_child_result *res);  /* frees buffers; NULL ok */
 
 /* A child that stays: started once, then given one request after another on
  * its stdin (a pipe), each answered on its channel. The same setup as
