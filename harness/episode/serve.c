@@ -1,7 +1,12 @@
 /* serve.c — `cuarena serve`: HTTP/JSON on libmicrohttpd (one thread per
  * connection), a bounded queue of jobs, builder threads, one GPU lock per device
  * and the episode code of `run` and `env`; every evaluation appended to a
- * results folder (docs/SERVE.md, docs/RESULTS-FORMAT.md). */
+ * results folder (docs/SERVE.md, docs/RESULTS-FORMAT.md).
+ *
+ * Longer than the ~900 lines of STYLE on purpose: one server whose queue, builder
+ * and GPU workers, episodes and routes share one state (struct server) and one
+ * lock order; split, each part would need the whole of it.
+ */
 #include "episode/serve.h"
 #include "episode/envproto.h"
 #include "catalogue/prompts.h"
