@@ -755,7 +755,7 @@ Test(run, baselines_record_the_tasks_flops_and_bytes)
 		cr_expect_eq(b->valuedouble, (double)bytes, "%s bytes", t->id);
 		cJSON_Delete(lines[i]);
 	}
-	cua_catalogue_free(&cat);
+	cua_catalogue_clear(&cat);
 	/* and the results reader gives them back per task */
 	struct cua_run *run = NULL;
 	cr_assert_eq(cua_run_load(o.out_dir, &run, err, sizeof(err)), CUA_OK, "%s", err);
