@@ -129,6 +129,9 @@ json_check "all(t['level'] == 1 for t in j['tasks']) and len(j['tasks']) >= 2" \
 	"list --level 1 keeps level-1 tasks"
 json_check "all(t['baselines'][0] == 'nvcc' for t in j['tasks'])" "every task has the nvcc baseline first"
 json_check "j['errors'] == []" "the catalogue has no broken tasks"
+# relu: B*D flops and 8*B*D bytes at B = 4096, D = 196608 (what a run records)
+json_check "[(t['flops'], t['bytes']) for t in j['tasks'] if t['id'] == 'L1/021-relu'] == [(805306368, 6442450944)]" \
+	"list --json gives a task's flops and bytes at its timed shape"
 HASH1=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['catalogue_hash'])" "$OUT" 2>/dev/null)
 
 cua list --json

@@ -1,11 +1,12 @@
 /* test-plot.c — `cuarena plot` and `cuarena history --out`: gnuplot renders
  * every plot to a non-empty PNG (or SVG), the data files hold the numbers the
- * plots show, a missing task file skips its roofline point, a missing gnuplot
- * is an environment error. Skips when gnuplot is absent (tools/deps.sh). */
+ * plots show, the roofline reads flops and bytes from the run alone, a missing
+ * gnuplot is an environment error. Skips when gnuplot is absent (tools/deps.sh). */
 #include <criterion/criterion.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "boards/plot-gnuplot.h"
 
@@ -122,14 +123,45 @@ Test(plot, the_data_files_hold_the_plotted_numbers)
 	/* bars: failed tasks are NaN (no bar) */
 	char *bars = slurp("bars.dat");
 	cr_expect(strstr(bars, "\"L1/025-softmax\" NaN 1.6 NaN\n") != NULL, "%s", bars);
-	/* roofline: only tasks with a task file in the catalogue get a point */
+	/* roofline: relu at 0.125 flop/byte, as the runs recorded it */
 	char *roof = slurp("roofline.dat");
-	cr_expect(strstr(roof, "\"021-relu\"") != NULL, "%s", roof);
-	cr_expect(strstr(roof, "\"001-a\"") == NULL, "the weighted run's tasks have no files");
-	cr_expect(strstr(out, "their points are skipped") != NULL, "%s", out);
+	cr_expect(strstr(roof, "\n0.125 90 \"021-relu\"\n") != NULL, "%s", roof);
+	cr_expect(strstr(roof, "\"001-a\"") == NULL, "the weighted run has no %%SOL");
+	cr_expect(strstr(out, "left out") == NULL, "every plotted task was recorded: %s", out);
 	free(fastp);
 	free(bars);
 	free(roof);
+	free(out);
+}
+
+/* The roofline reads a task's flops and bytes from its run alone: it read
+ * today's tasks/<id>/task.json until 2026-12-01, which may have changed since
+ * the run (or be gone). A run that did not record them leaves its tasks out,
+ * saying how many. */
+Test(plot, the_roofline_reads_flops_and_bytes_from_the_run_only)
+{
+	need_gnuplot();
+	make_tmp();
+	char args[512];
+	int status;
+	snprintf(args, sizeof(args), "plot tests/data/results/roofline --out %s", tmp);
+	char *out = cuarena("", args, &status);
+	cr_expect_eq(status, 0, "%s", out);
+	expect_png("roofline.png", 1000, 10000);
+	char *roof = slurp("roofline.dat");
+	cr_expect(strstr(roof, "\n1 55 \"990-gone\"\n") != NULL, "no task file, recorded: %s",
+	          roof);
+	cr_expect(strstr(roof, "\n0.125 90 \"021-relu\"\n") != NULL, "%s", roof);
+	cr_expect(strstr(roof, "001-sgemm") == NULL, "its run did not record it: %s", roof);
+	cr_expect(strstr(out, "roofline: 1 correct task with a %SOL left out") != NULL, "%s", out);
+	free(roof);
+	free(out);
+	/* a run from before they were recorded: the note, no roofline, exit 0 */
+	snprintf(args, sizeof(args), "plot tests/data/results/history/night-b --out %s/old", tmp);
+	out = cuarena("", args, &status);
+	cr_expect_eq(status, 0, "%s", out);
+	cr_expect(strstr(out, "roofline: 3 correct tasks with a %SOL left out") != NULL, "%s", out);
+	cr_expect(strstr(out, "(roofline: no correct task") != NULL, "%s", out);
 	free(out);
 }
 

@@ -1,6 +1,8 @@
 /* cmd-list.c — `cuarena list [--level N] [--json]`: the catalogue, one task a line. */
 #include "cli/cli.h"
+#include "results/results.h"
 
+#include <math.h>
 #include <string.h>
 #include <cjson/cJSON.h>
 
@@ -40,6 +42,17 @@ int cmd_list(struct cua_cli *cli, int argc, char **argv)
 			cJSON_AddNumberToObject(j, "level", t->level);
 			cJSON_AddStringToObject(j, "title", t->title);
 			cJSON_AddStringToObject(j, "precision", cua_precision_name(t->precision));
+			/* at the timed shape, as a run's baselines.jsonl records them */
+			double flops, bytes;
+			cua_results_task_work(t, &flops, &bytes);
+			if (isnan(flops))
+				cJSON_AddNullToObject(j, "flops");
+			else
+				cJSON_AddNumberToObject(j, "flops", flops);
+			if (isnan(bytes))
+				cJSON_AddNullToObject(j, "bytes");
+			else
+				cJSON_AddNumberToObject(j, "bytes", bytes);
 			cJSON *b = cJSON_AddArrayToObject(j, "baselines");
 			cJSON_AddItemToArray(b, cJSON_CreateString("nvcc"));
 			for (int k = 0; k < t->n_baselines; k++)

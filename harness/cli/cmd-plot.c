@@ -279,51 +279,41 @@ static void bars(struct plotting *g)
 
 /* ---- %SOL vs arithmetic intensity ---------------------------------------------------- */
 
-/* flops / bytes of a task at its timed shape, from root/tasks/<id>/task.json;
- * NaN when the file is missing or the expressions do not evaluate. */
-static double intensity(const char *root, const char *id)
+/* flops / bytes of a task at its timed shape, as its run recorded them
+ * (baselines.jsonl): NaN when the run did not record them, 0 when the task
+ * does no flops (a log axis has no place for it). */
+static double intensity(const struct cua_run *run, const char *id)
 {
-	char dir[4400];
-	struct cua_task *t = NULL;
-	int64_t flops, bytes;
-	double ai = NAN;
-	snprintf(dir, sizeof(dir), "%s/tasks/%s", root, id);
-	if (cua_task_load(dir, &t, NULL, 0) != CUA_OK)
+	const struct cua_task_run *t = cua_run_find(run, id);
+	if (!t || isnan(t->flops) || isnan(t->bytes))
 		return NAN;
-	int s = cua_task_timed_shape(t);
-	if (cua_task_eval(t, s, t->flops, &flops, NULL, 0) == CUA_OK &&
-	    cua_task_eval(t, s, t->bytes, &bytes, NULL, 0) == CUA_OK && bytes > 0 && flops > 0)
-		ai = (double)flops / (double)bytes;
-	cua_task_free(t);
-	return ai;
+	return t->flops > 0 && t->bytes > 0 ? t->flops / t->bytes : 0;
 }
 
+/* Every plot reads only the runs: a task's flops and bytes come from its run,
+ * never from today's catalogue, which may have changed since (issue 19). */
 static void roofline(struct plotting *g)
 {
-	const char **ids;
-	int n = all_tasks(g, &ids);
-	double *ai = calloc((size_t)n + 1, sizeof(*ai));
-	CUA_ASSERT(ai);
 	int missing = 0, points = 0;
-	for (int i = 0; i < n; i++)
-		if (isnan(ai[i] = intensity(g->p.root, ids[i])))
-			missing++;
 	FILE *f = data_file(g, "roofline");
 	if (!f) {
-		free(ai);
-		free(ids);
 		g->failed++;
 		return;
 	}
 	fprintf(f, "# intensity (flop/byte) pct_sol task; one block per run\n");
 	for (int r = 0; r < g->n; r++) {
 		int in_block = 0;
-		for (int i = 0; i < n; i++) {
-			const struct cua_task_score *t = find_score(&g->s[r], ids[i]);
-			if (!t || !t->correct || !isfinite(t->pct_sol) || isnan(ai[i]))
+		for (int i = 0; i < g->s[r].n_tasks; i++) {
+			const struct cua_task_score *t = &g->s[r].tasks[i];
+			if (!t->correct || !isfinite(t->pct_sol))
 				continue;
-			const char *sl = strchr(ids[i], '/');
-			fprintf(f, "%.6g %.4g \"%s\"\n", ai[i], t->pct_sol, sl ? sl + 1 : ids[i]);
+			double ai = intensity(g->runs[r], t->id);
+			if (isnan(ai))
+				missing++;
+			if (!(ai > 0))
+				continue;
+			const char *sl = strchr(t->id, '/');
+			fprintf(f, "%.6g %.4g \"%s\"\n", ai, t->pct_sol, sl ? sl + 1 : t->id);
 			in_block++;
 			points++;
 		}
@@ -333,13 +323,13 @@ static void roofline(struct plotting *g)
 	}
 	fclose(f);
 	if (missing)
-		fprintf(stderr, "cuarena plot: roofline: %d of %d tasks have no task file under "
-		                "%s/tasks (or no flops/bytes): their points are skipped\n",
-		        missing, n, g->p.root);
-	free(ai);
-	free(ids);
+		fprintf(stderr, "cuarena plot: roofline: %d correct task%s with a %%SOL left out: "
+		        "%s baselines.jsonl do%s not record the task's flops and bytes (a run "
+		        "written before cuarena recorded them)\n", missing, missing == 1 ? "" : "s",
+		        g->n == 1 ? "its run's" : "their runs'", g->n == 1 ? "es" : "");
 	if (points == 0) {
-		printf("(roofline: no correct task with a known %%SOL and task file: no plot)\n");
+		printf("(roofline: no correct task with a known %%SOL and recorded flops and "
+		       "bytes: no plot)\n");
 		return;
 	}
 	struct membuf m;

@@ -902,19 +902,29 @@ long cua_results_drop_torn_tail(const char *path)
 	return cut;
 }
 
+void cua_results_task_work(const struct cua_task *t, double *flops, double *bytes)
+{
+	int s = cua_task_timed_shape(t);
+	int64_t v;
+	/* exact as JSON numbers up to 2^53 (9e15): far above any task's */
+	*flops = t->flops && cua_task_eval(t, s, t->flops, &v, NULL, 0) == CUA_OK && v >= 0
+	             ? (double)v : NAN;
+	*bytes = t->bytes && cua_task_eval(t, s, t->bytes, &v, NULL, 0) == CUA_OK && v >= 0
+	             ? (double)v : NAN;
+}
+
 cJSON *cua_results_baseline_line(const struct cua_task *t, const struct cua_eval *e,
                                  const char *gpu)
 {
-	int s = cua_task_timed_shape(t);
-	int64_t flops, bytes;
+	double flops, bytes;
+	cua_results_task_work(t, &flops, &bytes);
 	cJSON *l = cJSON_CreateObject();
 	cJSON_AddStringToObject(l, "task", t->id);
 	cJSON_AddNumberToObject(l, "level", t->level);
-	/* exact as JSON numbers up to 2^53 (9e15): far above any task's */
-	if (t->flops && cua_task_eval(t, s, t->flops, &flops, NULL, 0) == CUA_OK && flops >= 0)
-		cJSON_AddNumberToObject(l, "flops", (double)flops);
-	if (t->bytes && cua_task_eval(t, s, t->bytes, &bytes, NULL, 0) == CUA_OK && bytes >= 0)
-		cJSON_AddNumberToObject(l, "bytes", (double)bytes);
+	if (!isnan(flops))
+		cJSON_AddNumberToObject(l, "flops", flops);
+	if (!isnan(bytes))
+		cJSON_AddNumberToObject(l, "bytes", bytes);
 	cJSON_AddItemToObject(l, "eval", cua_eval_to_json(e));
 	if (gpu)
 		cJSON_AddStringToObject(l, "gpu", gpu);

@@ -220,10 +220,14 @@ int cua_results_append(int fd, struct cJSON *obj);
  * missing file), or -errno when the file could not be cut. */
 long cua_results_drop_torn_tail(const char *path);
 
+/* A task's flops and bytes at its timed shape, as a run records them (each NaN
+ * when its expression does not evaluate). */
+void cua_results_task_work(const struct cua_task *t, double *flops, double *bytes);
+
 /* A baselines.jsonl line (run and serve write them): the task's id, level, and
- * flops and bytes at its timed shape (each left out when its expression does not
- * evaluate), so that plots read them from the run and never from today's
- * catalogue; then the evaluation, and "gpu" when gpu is not NULL. */
+ * flops and bytes at its timed shape (cua_results_task_work; each left out when
+ * NaN), so that plots read them from the run and never from today's catalogue;
+ * then the evaluation, and "gpu" when gpu is not NULL. */
 struct cJSON *cua_results_baseline_line(const struct cua_task *t, const struct cua_eval *e,
                                         const char *gpu);
 

@@ -64,13 +64,17 @@ class Run:
         self.lines = {"baselines.jsonl": [], "evals.jsonl": [], "trajectories.jsonl": []}
         self.base_ms = {}
 
-    def baseline(self, task, subject, median, imported=False, pct_sol=None):
+    def baseline(self, task, subject, median, imported=False, pct_sol=None, work=None):
+        """work: (flops, bytes) of the task at its timed shape, as runs record
+        them since 2026-12-01 (None: a line from before)."""
         level = int(task[1])
         if subject == "nvcc":
             self.base_ms[task] = median
-        self.lines["baselines.jsonl"].append(
-            {"schema": 1, "task": task, "level": level,
-             "eval": ev(subject, median=median, imported=imported, pct_sol=pct_sol)})
+        line = {"schema": 1, "task": task, "level": level}
+        if work is not None:
+            line["flops"], line["bytes"] = work
+        line["eval"] = ev(subject, median=median, imported=imported, pct_sol=pct_sol)
+        self.lines["baselines.jsonl"].append(line)
 
     def turn(self, task, turn, verdict="ok", speedup=None, pct_sol=None, code=None,
              q=(0.99, 1.01), mhz=1980.0, median=None, n=50):
@@ -114,6 +118,14 @@ class Run:
                     f.write(tail[name])
 
 
+# Flops and bytes at the timed shape, from the expressions of tasks/L1/*/task.json
+# (intensity: sgemm 682.7, vector-add 0.0833, relu 0.125, softmax 0.625).
+WORK = {"L1/001-sgemm": (2 * 4096 ** 3, 4 * 3 * 4096 ** 2),
+        "L1/020-vector-add": (536870912, 12 * 536870912),
+        "L1/021-relu": (4096 * 196608, 8 * 4096 * 196608),
+        "L1/025-softmax": (5 * 16384 * 32768, 8 * 16384 * 32768)}
+
+
 def basic():
     """alpha v1, five L1 tasks. Hand-computed (docs in tests/test-metrics.c):
     best-of-trajectory vs nvcc: sgemm 1.5 (turn 2), vector-add 1.02 (turn 1),
@@ -121,14 +133,12 @@ def basic():
     r = Run("basic", "alpha", "v1", "2026-11-29T18:15:00Z",
             ["L1/001-sgemm", "L1/020-vector-add", "L1/021-relu", "L1/025-softmax",
              "L1/999-missing"])
-    r.baseline("L1/001-sgemm", "nvcc", 3.0)
-    r.baseline("L1/001-sgemm", "cublas/sgemm", 1.0)
-    r.baseline("L1/001-sgemm", "torch-eager", 1.2, imported=True)
-    r.baseline("L1/020-vector-add", "nvcc", 1.0)
-    r.baseline("L1/021-relu", "nvcc", 6.0)
-    r.baseline("L1/021-relu", "cudnn/relu", 5.4)
-    r.baseline("L1/021-relu", "torch-eager", 9.0, imported=True)
-    r.baseline("L1/025-softmax", "nvcc", 2.0)
+    for task, subject, ms, imported in (
+            ("L1/001-sgemm", "nvcc", 3.0, False), ("L1/001-sgemm", "cublas/sgemm", 1.0, False),
+            ("L1/001-sgemm", "torch-eager", 1.2, True), ("L1/020-vector-add", "nvcc", 1.0, False),
+            ("L1/021-relu", "nvcc", 6.0, False), ("L1/021-relu", "cudnn/relu", 5.4, False),
+            ("L1/021-relu", "torch-eager", 9.0, True), ("L1/025-softmax", "nvcc", 2.0, False)):
+        r.baseline(task, subject, ms, imported=imported, work=WORK[task])
     # sgemm: compile error, then 1.5x, then 1.2x (final)
     r.turn("L1/001-sgemm", 1, "compile_error")
     r.turn("L1/001-sgemm", 2, speedup={"nvcc": 1.5, "cublas/sgemm": 0.5, "torch-eager": 0.6},
@@ -158,9 +168,9 @@ def beta():
              "L1/999-missing"])
     for task, ms in (("L1/001-sgemm", 3.0), ("L1/020-vector-add", 1.0), ("L1/021-relu", 6.0),
                      ("L1/025-softmax", 2.0)):
-        r.baseline(task, "nvcc", ms)
-    r.baseline("L1/001-sgemm", "cublas/sgemm", 1.0)
-    r.baseline("L1/021-relu", "cudnn/relu", 5.4)
+        r.baseline(task, "nvcc", ms, work=WORK[task])
+    r.baseline("L1/001-sgemm", "cublas/sgemm", 1.0, work=WORK["L1/001-sgemm"])
+    r.baseline("L1/021-relu", "cudnn/relu", 5.4, work=WORK["L1/021-relu"])
     r.turn("L1/001-sgemm", 1, speedup={"nvcc": 2.7, "cublas/sgemm": 0.9}, pct_sol=72.0)
     r.turn("L1/020-vector-add", 1, speedup={"nvcc": 1.3}, pct_sol=95.0)
     r.turn("L1/021-relu", 1, speedup={"nvcc": 2.2, "cudnn/relu": 1.98}, pct_sol=97.0)
@@ -197,6 +207,37 @@ def weighted():
     # L3: 1.52 and a failure
     ok("L3/001-a", 1.52, 1.80)
     r.turn("L3/002-b", 1, "timeout")
+    r.write()
+
+
+def plots():
+    """roofline: the figure reads a task's flops and bytes from the run alone.
+    L1/990-gone has no task file today but its run recorded them (intensity 1);
+    L1/001-sgemm has a task file but its run's lines do not record them (as
+    before 2026-12-01): left out, with a note. none-correct: no task passed, so
+    bars (and dist, roofline) have nothing to draw."""
+    r = Run("roofline", "gamma", "v3", "2026-12-01T12:00:00Z",
+            ["L1/001-sgemm", "L1/021-relu", "L1/025-softmax", "L1/990-gone"])
+    r.baseline("L1/001-sgemm", "nvcc", 3.0)
+    r.baseline("L1/021-relu", "nvcc", 6.0, work=WORK["L1/021-relu"])
+    r.baseline("L1/025-softmax", "nvcc", 2.0, work=WORK["L1/025-softmax"])
+    r.baseline("L1/990-gone", "nvcc", 4.0, work=(10 ** 9, 10 ** 9))
+    r.turn("L1/001-sgemm", 1, speedup={"nvcc": 1.5}, pct_sol=40.0)
+    r.turn("L1/021-relu", 1, speedup={"nvcc": 2.0}, pct_sol=90.0)
+    r.turn("L1/025-softmax", 1, "wrong_output")
+    r.turn("L1/990-gone", 1, speedup={"nvcc": 1.25}, pct_sol=55.0)
+    for t, best in (("L1/001-sgemm", 1), ("L1/021-relu", 1), ("L1/025-softmax", 0),
+                    ("L1/990-gone", 1)):
+        r.end(t, 1, best, 1)
+    r.write()
+    r = Run("none-correct", "delta", "v0", "2026-12-01T12:00:00Z",
+            ["L1/021-relu", "L1/025-softmax"])
+    r.baseline("L1/021-relu", "nvcc", 6.0, work=WORK["L1/021-relu"])
+    r.baseline("L1/025-softmax", "nvcc", 2.0, work=WORK["L1/025-softmax"])
+    r.turn("L1/021-relu", 1, "compile_error")
+    r.turn("L1/025-softmax", 1, "wrong_output")
+    r.end("L1/021-relu", 1, 0, 1)
+    r.end("L1/025-softmax", 1, 0, 1)
     r.write()
 
 
@@ -332,6 +373,7 @@ if __name__ == "__main__":
     basic()
     beta()
     weighted()
+    plots()
     broken()
     compare()
     history()
