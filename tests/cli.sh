@@ -580,6 +580,17 @@ check $? "the board's HTML page of the H200 run is written"
 cua compare "$H200" "$H200"
 expect_rc 0 "compare of the H200 run with itself finds no regression"
 expect_in "$OUT" "100 tasks: 100 same; 0 regressions" "compare counts the H200 run's tasks"
+# plot reads the run alone: its baselines.jsonl records each task's flops and bytes
+# (added by tools/backfill-flops-bytes.py from tasks/ at the run's catalogue hash)
+if command -v gnuplot > /dev/null || [ -n "${CUARENA_GNUPLOT:-}" ]; then
+	cua plot "$H200" --out "$WORK/h200-plots"
+	expect_rc 0 "plot of the H200 replay run succeeds"
+	expect_not_in "$ERR" "left out" "the H200 run records every task's flops and bytes"
+	[ "$(grep -c '^[0-9]' "$WORK/h200-plots/roofline.dat")" -eq 78 ]
+	check $? "the H200 run's roofline has its 78 correct tasks with a %SOL"
+else
+	echo "SKIP  plot of the H200 replay run: no gnuplot (tools/deps.sh)"
+fi
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
