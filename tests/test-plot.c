@@ -1,7 +1,7 @@
 /* test-plot.c — `cuarena plot` and `cuarena history --out`: gnuplot renders
  * every plot to a non-empty PNG (or SVG), the data files hold the numbers the
- * plots show, the roofline reads flops and bytes from the run alone, a missing
- * gnuplot is an environment error. Skips when gnuplot is absent (tools/deps.sh). */
+ * plots show, the roofline reads flops and bytes from the run alone, a run with
+ * no correct task still plots, a missing gnuplot is an environment error. Skips when gnuplot is absent (tools/deps.sh). */
 #include <criterion/criterion.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -162,6 +162,28 @@ Test(plot, the_roofline_reads_flops_and_bytes_from_the_run_only)
 	cr_expect_eq(status, 0, "%s", out);
 	cr_expect(strstr(out, "roofline: 3 correct tasks with a %SOL left out") != NULL, "%s", out);
 	cr_expect(strstr(out, "(roofline: no correct task") != NULL, "%s", out);
+	free(out);
+}
+
+/* A run in which no task passed still plots (gnuplot refused the bars of no
+ * valid point, and `plot` exited 3): fast_p is drawn, the rest say why not. */
+Test(plot, a_run_with_no_correct_task_plots_what_it_can)
+{
+	need_gnuplot();
+	make_tmp();
+	char args[512];
+	int status;
+	snprintf(args, sizeof(args), "plot tests/data/results/none-correct --out %s", tmp);
+	char *out = cuarena("", args, &status);
+	cr_expect_eq(status, 0, "%s", out);
+	expect_png("fastp.png", 900, 10000);
+	cr_expect(strstr(out, "(bars: no correct task with a speedup: no plot)") != NULL, "%s",
+	          out);
+	cr_expect(strstr(out, "(dist: no correct task") != NULL, "%s", out);
+	cr_expect(strstr(out, "(roofline: no correct task") != NULL, "%s", out);
+	char path[4200];
+	snprintf(path, sizeof(path), "%s/bars.png", tmp);
+	cr_expect_neq(access(path, F_OK), 0, "no bars.png of nothing");
 	free(out);
 }
 

@@ -253,6 +253,7 @@ static void bars(struct plotting *g)
 	}
 	header(f, g, "task");
 	double lo = 0, hi = 0;   /* log2 of the speedups; 1x (0) always in view */
+	int points = 0;
 	for (int i = 0; i < n; i++) {
 		fprintf(f, "\"%s\"", ids[i]);
 		for (int r = 0; r < g->n; r++) {
@@ -261,12 +262,19 @@ static void bars(struct plotting *g)
 				fprintf(f, " %.6g", t->speedup[0]);
 				lo = fmin(lo, log2(t->speedup[0]));
 				hi = fmax(hi, log2(t->speedup[0]));
+				points++;
 			} else
 				fputs(" NaN", f);
 		}
 		fputc('\n', f);
 	}
 	fclose(f);
+	if (points == 0) {
+		/* gnuplot refuses a plot of no valid points (and failed the command) */
+		printf("(bars: no correct task with a speedup: no plot)\n");
+		free(ids);
+		return;
+	}
 	struct membuf m;
 	FILE *v = vars_open(&m);
 	common_vars(v, g);
