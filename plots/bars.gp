@@ -1,7 +1,9 @@
 # bars.gp — per-task speedup bars, one cluster per task and one bar per run, on a
 # log2 axis centred on 1× (up: faster than the baseline; down: slower; no bar:
 # failed or not run). Data (bars.dat): task, then one column per run (header: labels).
-# Variables: datafile, outfile, fmt, nruns, baseline, width, ymin, ymax (log2).
+# Variables: datafile, outfile, fmt, nruns, baseline, width, ymin, ymax (log2), barcols and
+# nobarcols (the data columns of runs with and without any bar, e.g. "2 4" and "3": gnuplot
+# refuses a histogram column of no valid point, so such a run is only named in the key).
 load plotdir."/common.gp"
 set title sprintf("Speedup vs %s per task (no bar: failed or not run)", baseline)
 set ylabel sprintf("speedup vs %s (log scale)", baseline)
@@ -18,4 +20,11 @@ set grid noxtics
 set xzeroaxis lt -1 lw 1.5
 set bmargin 8
 set key top right box opaque
-plot for [i=2:nruns+1] datafile using (log(column(i))/log(2)):xtic(1) lt (i-1) title columnheader(i)
+# the columns of runs with bars, and a legend entry for each run without
+# (gnuplot evaluates an element's title even for an empty loop: hence the 2)
+col(k) = k <= words(barcols) ? int(word(barcols, k)) : 2
+nocol(k) = k <= words(nobarcols) ? int(word(nobarcols, k)) : 2
+plot for [k=1:words(barcols)] datafile using (log(column(col(k)))/log(2)):xtic(1) \
+	lt (col(k)-1) title columnheader(col(k)), \
+     for [k=1:words(nobarcols)] keyentry with boxes fs empty lt (nocol(k)-1) \
+	title label(nocol(k)-2)." (no correct task)"

@@ -166,7 +166,8 @@ Test(plot, the_roofline_reads_flops_and_bytes_from_the_run_only)
 }
 
 /* A run in which no task passed still plots (gnuplot refused the bars of no
- * valid point, and `plot` exited 3): fast_p is drawn, the rest say why not. */
+ * valid point, and `plot` exited 3): fast_p is drawn, the rest say why not;
+ * beside other runs, it is named in the bars' key. */
 Test(plot, a_run_with_no_correct_task_plots_what_it_can)
 {
 	need_gnuplot();
@@ -184,6 +185,17 @@ Test(plot, a_run_with_no_correct_task_plots_what_it_can)
 	char path[4200];
 	snprintf(path, sizeof(path), "%s/bars.png", tmp);
 	cr_expect_neq(access(path, F_OK), 0, "no bars.png of nothing");
+	free(out);
+	/* beside a run that has bars it is named in the key, with none of its own */
+	snprintf(args, sizeof(args), "plot tests/data/results/basic tests/data/results/none-correct "
+	                             "--out %s/two", tmp);
+	out = cuarena("", args, &status);
+	cr_expect_eq(status, 0, "%s", out);
+	expect_png("two/bars.png", 960, 10000);
+	cr_expect(strstr(out, "(bars: delta v0 has no correct task") != NULL, "%s", out);
+	char *vars = slurp("two/bars.vars.gp");
+	cr_expect(strstr(vars, "barcols = \"2\"\nnobarcols = \"3\"\n") != NULL, "%s", vars);
+	free(vars);
 	free(out);
 }
 

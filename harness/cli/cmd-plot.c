@@ -254,6 +254,8 @@ static void bars(struct plotting *g)
 	header(f, g, "task");
 	double lo = 0, hi = 0;   /* log2 of the speedups; 1x (0) always in view */
 	int points = 0;
+	int *bars_of = calloc((size_t)g->n + 1, sizeof(*bars_of));   /* per run */
+	CUA_ASSERT(bars_of);
 	for (int i = 0; i < n; i++) {
 		fprintf(f, "\"%s\"", ids[i]);
 		for (int r = 0; r < g->n; r++) {
@@ -262,6 +264,7 @@ static void bars(struct plotting *g)
 				fprintf(f, " %.6g", t->speedup[0]);
 				lo = fmin(lo, log2(t->speedup[0]));
 				hi = fmax(hi, log2(t->speedup[0]));
+				bars_of[r]++;
 				points++;
 			} else
 				fputs(" NaN", f);
@@ -269,15 +272,32 @@ static void bars(struct plotting *g)
 		fputc('\n', f);
 	}
 	fclose(f);
+	/* gnuplot refuses a histogram column without a valid point ("No valid
+	 * points", and plot failed): such a run is only named in the key, and a
+	 * figure of no bar at all is not drawn */
 	if (points == 0) {
-		/* gnuplot refuses a plot of no valid points (and failed the command) */
 		printf("(bars: no correct task with a speedup: no plot)\n");
+		free(bars_of);
 		free(ids);
 		return;
 	}
 	struct membuf m;
 	FILE *v = vars_open(&m);
 	common_vars(v, g);
+	for (int pass = 0; pass < 2; pass++) {   /* barcols, then nobarcols */
+		fputs(pass ? "nobarcols = \"" : "barcols = \"", v);
+		for (int r = 0, k = 0; r < g->n; r++)
+			if ((bars_of[r] > 0) == !pass)
+				fprintf(v, "%s%d", k++ ? " " : "", r + 2);
+		fputs("\"\n", v);
+	}
+	for (int r = 0; r < g->n; r++)
+		if (!bars_of[r]) {
+			char label[160];
+			printf("(bars: %s has no correct task with a speedup: no bars for it)\n",
+			       cua_run_label(g->runs[r], label, sizeof(label)));
+		}
+	free(bars_of);
 	int width = 160 + n * (g->n * 16 + 14);
 	fprintf(v, "width = %d\nheight = 620\nymin = %.4f\nymax = %.4f\n",
 	        width < 960 ? 960 : width > 8000 ? 8000 : width, lo - 0.4, hi + 0.4);
