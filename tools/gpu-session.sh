@@ -35,6 +35,13 @@
 #                                        # serving packages come from .carry/wheels
 #                                        # (tools/serve-wheels.sh fills it); self-checking,
 #                                        # ends with "llm: N passed, N failed"
+#   tools/gpu-session.sh resume [GLOB]   # a replay run of four L1 tasks (default
+#                                        # 02[0-3]-*) on the first GPU, SIGKILLed after
+#                                        # RESUME_KILL_S (30) s and resumed: every turn
+#                                        # once, schema 2, each baselines line with its
+#                                        # task's flops and bytes (= list --json), all
+#                                        # correct with a %SOL; self-checking, ends with
+#                                        # "resume: N passed, N failed"
 #   tools/gpu-session.sh slurm           # a real Slurm with GRES gpu (from .carry/slurm:
 #                                        # tools/slurm-carry.sh): ten L1 tasks, replay
 #                                        # agent, two shards of a job array merged vs the
@@ -369,8 +376,63 @@ PY
 	echo "slurm: $pass passed, $fail failed"
 	[ "$fail" = 0 ]
 	;;
+resume)
+	# issue 19: --resume reads what a killed run left through the results reader, and
+	# a run records each task's flops and bytes (baselines.jsonl) for the roofline.
+	D=/tmp/gpu-session-resume
+	glob=${2:-02[0-3]-*}
+	rm -rf "$D"
+	export CUDA_VISIBLE_DEVICES=${DEVS[0]}
+	OUT=$D timeout -s KILL "${RESUME_KILL_S:-30}" bench/throughput.sh "$glob" \
+		> "$OUT/resume.log" 2>&1
+	echo "killed: rc=$?" >> "$OUT/resume.log"
+	sleep 2   # the judge and the kernel's process leave once their parent is gone
+	OUT=$D timeout 420 bench/throughput.sh "$glob" >> "$OUT/resume.log" 2>&1
+	echo "resumed: rc=$?" >> "$OUT/resume.log"
+	$BIN list --json > "$D/list.json" 2>> "$OUT/resume.log"
+	$BIN table "$D/throughput-run" --json > "$D/table.json" 2>> "$OUT/resume.log"
+	python3 - "$D/throughput-run" "$D/list.json" "$D/table.json" "$OUT/resume.log" <<'PY'
+import json, os, sys
+run, cat, table, log = sys.argv[1:]
+npass = nfail = 0
+def check(ok, what):
+    global npass, nfail
+    npass += bool(ok); nfail += not ok
+    print("%s resume: %s" % ("PASS" if ok else "FAIL", what))
+text = open(log).read()
+check("killed: rc=137" in text or "killed: rc=124" in text,
+      "the first invocation was killed (else it finished first: raise nothing, lower RESUME_KILL_S)")
+check("resumed: rc=0" in text, "the resume finished: " + text.strip().splitlines()[-1][:160])
+def lines(name):
+    p = os.path.join(run, name)
+    return [json.loads(l) for l in open(p) if l.strip()] if os.path.exists(p) else []
+meta = json.load(open(os.path.join(run, "run.json")))
+tasks = meta["tasks"]
+ev, tr, bl = lines("evals.jsonl"), lines("trajectories.jsonl"), lines("baselines.jsonl")
+check(all(o["schema"] == 2 for o in [meta] + ev + tr + bl), "every object says schema 2")
+turns = [(o["task"], o["turn"]) for o in ev]
+check(len(turns) == len(set(turns)) == 3 * len(tasks),
+      "every turn evaluated once: %d lines for %d tasks x 3" % (len(turns), len(tasks)))
+ends = [o["task"] for o in tr if o["kind"] == "end" and o["reason"] != "interrupted"]
+check(sorted(ends) == sorted(tasks), "every episode ended once")
+work = {t["id"]: (t["flops"], t["bytes"]) for t in json.load(open(cat))["tasks"]}
+bad = [o["task"] for o in bl if (o.get("flops"), o.get("bytes")) != work[o["task"]]]
+check(bl and not bad, "%d baselines lines carry their task's flops and bytes%s"
+      % (len(bl), (": not " + " ".join(sorted(set(bad)))) if bad else ""))
+overall = json.load(open(table))["runs"][0]["groups"][0]
+check(overall["level"] == "Overall" and overall["pass"] == 1, "table: every task correct")
+sol = [o["task"] for o in ev if o["eval"]["verdict"] == "ok" and (o["eval"].get("pct_sol") or 0) > 0]
+check(sorted(sol) == sorted(tasks), "every correct kernel has a %%SOL (a roofline point): %d" % len(sol))
+print("resume: %d passed, %d failed" % (npass, nfail))
+sys.exit(1 if nfail else 0)
+PY
+	rc=$?
+	tar czf "$OUT/resume.tgz" -C "$D" --exclude=cache --exclude=throughput-run/work throughput-run \
+		list.json table.json 2>/dev/null
+	exit $rc
+	;;
 *)
-	sed -n '2,37p' "$0"
+	sed -n '2,44p' "$0"
 	exit 2
 	;;
 esac
