@@ -401,7 +401,7 @@ def check(ok, what):
     print("%s resume: %s" % ("PASS" if ok else "FAIL", what))
 text = open(log).read()
 check("killed: rc=137" in text or "killed: rc=124" in text,
-      "the first invocation was killed (else it finished first: raise nothing, lower RESUME_KILL_S)")
+      "the first invocation was killed (if not, it finished first: lower RESUME_KILL_S)")
 check("resumed: rc=0" in text, "the resume finished: " + text.strip().splitlines()[-1][:160])
 def lines(name):
     p = os.path.join(run, name)
