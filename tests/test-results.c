@@ -191,6 +191,7 @@ static struct reject rejects[] = {
 	{"bad-verdict", CUA_E_PARSE, "evals.jsonl",
 	 "line 2: eval: verdict: unknown verdict 'exploded'"},
 	{"nonexistent", CUA_E_NOT_FOUND, "run.json", "cannot open: No such file or directory"},
+	{"bad-flops", CUA_E_PARSE, "baselines.jsonl", "line 1: flops: expected a number >= 0"},
 };
 
 ParameterizedTestParameters(results, a_bad_run_is_rejected_naming_file_and_line)
@@ -224,6 +225,135 @@ Test(results, a_torn_last_line_is_reported_and_skipped)
 	cr_expect(strstr(run->warnings, "trajectories.jsonl: line 4: torn") != NULL, "%s",
 	          run->warnings);
 	cua_run_free(run);
+}
+
+/* Runs record each task's flops and bytes on its baselines lines; a run from
+ * before does not (NaN), and the plots then leave the task out. */
+Test(results, each_tasks_flops_and_bytes_come_from_its_baselines_lines)
+{
+	struct cua_run *run = load("roofline");
+	const struct cua_task_run *relu = task(run, "L1/021-relu");
+	cr_expect_eq(relu->flops, 805306368.0);
+	cr_expect_eq(relu->bytes, 6442450944.0);
+	cr_expect_eq(task(run, "L1/990-gone")->flops, 1e9, "no task file needed");
+	const struct cua_task_run *old = task(run, "L1/001-sgemm");
+	cr_expect(isnan(old->flops) && isnan(old->bytes), "not recorded: %g %g", old->flops,
+	          old->bytes);
+	cua_run_free(run);
+}
+
+/* ---- the line walk: one schema check, one torn-tail rule ------------------------ */
+
+struct seen {
+	int n, lines[8];
+	long offsets[8];
+	int stop_at;             /* the callback fails on this line (0: never) */
+};
+
+static enum cua_status see(void *ctx, const cJSON *o, const struct cua_results_at *at,
+                           char *err, size_t errlen)
+{
+	struct seen *s = ctx;
+	if (s->n < 8) {
+		s->lines[s->n] = at->line;
+		s->offsets[s->n] = at->offset;
+	}
+	s->n++;
+	if (at->line == s->stop_at)
+		return cua_results_line_err(at, err, errlen, "stopped here");
+	return CUA_OK;
+}
+
+static void write_tmp(char *path, const char *text)
+{
+	int fd = mkstemp(path);
+	cr_assert(fd >= 0);
+	cr_assert_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+}
+
+static char *read_tmp(const char *path)
+{
+	char *buf = NULL;
+	cr_assert_eq(cua_read_file(path, 1 << 20, &buf, NULL, NULL, 0), CUA_OK);
+	return buf;
+}
+
+#define L1 "{\"schema\":2,\"task\":\"a\"}\n"
+#define L2 "{\"schema\":1,\"task\":\"b\"}\n"
+
+/* A reader skips a torn last line; a writer about to append (run --resume,
+ * serve) cuts it from the file first. Both name it; blank lines are no lines. */
+Test(results, a_torn_last_line_is_skipped_by_readers_and_cut_by_writers)
+{
+	char path[] = "/tmp/cuarena-test-walk-XXXXXX", err[CUA_ERR_LEN] = "";
+	write_tmp(path, L1 "\n  \n" L2 "{\"schema\":2,\"ta");
+	struct seen s = {0};
+	int torn = -1;
+	cr_assert_eq(cua_results_each_line(path, CUA_RESULTS_SKIP_TORN, see, &s, &torn, err,
+	                                   sizeof(err)), CUA_OK, "%s", err);
+	cr_expect_eq(s.n, 2);
+	cr_expect(s.lines[0] == 1 && s.lines[1] == 4, "lines %d %d", s.lines[0], s.lines[1]);
+	cr_expect_eq(s.offsets[1], (long)strlen(L1 "\n  \n"), "where line 4 starts");
+	cr_expect_eq(torn, 5);
+	char *text = read_tmp(path);
+	cr_expect(strstr(text, "\"ta") != NULL, "a reader changes nothing");
+	free(text);
+
+	s = (struct seen){0};
+	cr_assert_eq(cua_results_each_line(path, CUA_RESULTS_CUT_TORN, see, &s, &torn, err,
+	                                   sizeof(err)), CUA_OK, "%s", err);
+	cr_expect_eq(s.n, 2);
+	cr_expect_eq(torn, 5, "the cut line is named");
+	text = read_tmp(path);
+	cr_expect_str_eq(text, L1 "\n  \n" L2);
+	free(text);
+	cr_assert_eq(cua_results_each_line(path, CUA_RESULTS_CUT_TORN, see, &s, &torn, err,
+	                                   sizeof(err)), CUA_OK, "%s", err);
+	cr_expect_eq(torn, 0, "nothing left to cut");
+	unlink(path);
+
+	/* a missing file is empty */
+	s = (struct seen){0};
+	cr_expect_eq(cua_results_each_line(path, CUA_RESULTS_CUT_TORN, see, &s, &torn, err,
+	                                   sizeof(err)), CUA_OK, "%s", err);
+	cr_expect(s.n == 0 && torn == 0);
+}
+
+/* What a kill cannot leave stops the walk, naming the file and line: a bad line
+ * with a line after it; for a writer, a bad last line that ended in a newline
+ * (its bytes were all written: not torn); a line without a schema this cuarena
+ * reads; and whatever the caller refuses. */
+Test(results, a_bad_line_stops_the_walk_naming_file_and_line)
+{
+	static const struct {
+		const char *text;
+		enum cua_results_tail tail;
+		int stop_at;
+		const char *want;
+	} cases[] = {
+		{L1 "{\"schema\n" L2, CUA_RESULTS_SKIP_TORN, 0, "line 2: not valid JSON"},
+		{L1 "{\"schema\n" L2, CUA_RESULTS_CUT_TORN, 0, "line 2: not valid JSON"},
+		{L1 "{\"schema\n", CUA_RESULTS_CUT_TORN, 0, "line 2: not valid JSON"},
+		{L1 "{\"task\":\"c\"}\n", CUA_RESULTS_SKIP_TORN, 0, "line 2: no \"schema\""},
+		{L1 "{\"schema\":3}\n", CUA_RESULTS_CUT_TORN, 0,
+		 "line 2: schema 3 is newer than this cuarena (2)"},
+		{L1 "[1, 2]\n", CUA_RESULTS_SKIP_TORN, 0, "line 2: expected a JSON object"},
+		{L1 L2, CUA_RESULTS_SKIP_TORN, 2, "line 2: stopped here"},
+	};
+	for (size_t i = 0; i < CUA_ARRAY_LEN(cases); i++) {
+		char path[] = "/tmp/cuarena-test-walk-XXXXXX", err[CUA_ERR_LEN] = "", want[256];
+		write_tmp(path, cases[i].text);
+		struct seen s = {.stop_at = cases[i].stop_at};
+		cr_expect_eq(cua_results_each_line(path, cases[i].tail, see, &s, NULL, err,
+		                                   sizeof(err)), CUA_E_PARSE, "case %zu", i);
+		snprintf(want, sizeof(want), "%s: %s", path, cases[i].want);
+		cr_expect(!strncmp(err, want, strlen(want)), "case %zu: %s", i, err);
+		char *text = read_tmp(path);
+		cr_expect_str_eq(text, cases[i].text, "case %zu: the file is left as it was", i);
+		free(text);
+		unlink(path);
+	}
 }
 
 Test(results, free_of_null_is_a_no_op)

@@ -278,6 +278,10 @@ def broken():
     r = small("bad-verdict")
     r.lines["evals.jsonl"][1]["eval"]["verdict"] = "exploded"
     r.write()
+    # a baselines line whose flops is not a count
+    r = small("bad-flops")
+    r.lines["baselines.jsonl"][0]["flops"] = "lots"
+    r.write()
 
 
 def compare():
