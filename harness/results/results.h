@@ -1,9 +1,9 @@
 /* results.h — the one reader and writer of a run folder, results/<run>/
- * (docs/RESULTS-FORMAT.md): its lines walked with one schema check and one
- * torn-tail rule (for the scorers and for `run --resume` and `serve` alike),
- * loaded into structs that tables, boards, plots and compare score; records
- * appended; and the text escaping those outputs share. Everything read here is
- * untrusted: errors name the file and the line. */
+ * (docs/RESULTS-FORMAT.md). lines.c: its lines both ways, walked with one schema
+ * check and one torn-tail rule (by the scorers, `run --resume`, `serve` and
+ * `merge` alike) and appended. results.c: the folder loaded into structs that
+ * tables, boards, plots and compare score, and the text escaping those outputs
+ * share. Everything read here is untrusted: errors name the file and the line. */
 #ifndef CUA_RESULTS_H
 #define CUA_RESULTS_H
 
