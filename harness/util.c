@@ -300,3 +300,32 @@ const char *cua_json_str(const cJSON *o, const char *key)
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
 	return cJSON_IsString(v) ? v->valuestring : "";
 }
+
+static void *alloc_check(void *p, size_t n, const char *file, int line)
+{
+	if (!p) {
+		fprintf(stderr, "cuarena: out of memory (%zu bytes) at %s:%d\n", n, file, line);
+		abort();
+	}
+	return p;
+}
+
+void *cua_xmalloc_at(size_t n, const char *file, int line)
+{
+	return alloc_check(malloc(n ? n : 1), n, file, line);
+}
+
+void *cua_xcalloc_at(size_t n, size_t size, const char *file, int line)
+{
+	return alloc_check(calloc(n ? n : 1, size ? size : 1), n * size, file, line);
+}
+
+void *cua_xrealloc_at(void *p, size_t n, const char *file, int line)
+{
+	return alloc_check(realloc(p, n ? n : 1), n, file, line);
+}
+
+char *cua_xstrdup_at(const char *s, const char *file, int line)
+{
+	return alloc_check(strdup(s), strlen(s) + 1, file, line);
+}
