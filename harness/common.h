@@ -140,6 +140,10 @@ char *cua_xstrdup_at(const char *s, const char *file, int line);
 #define cua_xcalloc(n, size) cua_xcalloc_at((n), (size), __FILE__, __LINE__)
 #define cua_xrealloc(p, n) cua_xrealloc_at((p), (n), __FILE__, __LINE__)
 #define cua_xstrdup(s) cua_xstrdup_at((s), __FILE__, __LINE__)
+/* The same for another library's allocation (cJSON_Print, curl_slist_append):
+ * p itself, or the end of the process when it is NULL. */
+void *cua_xcheck_at(void *p, const char *file, int line);
+#define cua_xcheck(p) ((__typeof__(p))cua_xcheck_at((p), __FILE__, __LINE__))
 
 /* Invariant check for programmer errors only; user input never reaches it. */
 #define CUA_ASSERT(x)                                                          \

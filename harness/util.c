@@ -310,6 +310,15 @@ static void *alloc_check(void *p, size_t n, const char *file, int line)
 	return p;
 }
 
+void *cua_xcheck_at(void *p, const char *file, int line)
+{
+	if (!p) {
+		fprintf(stderr, "cuarena: out of memory at %s:%d\n", file, line);
+		abort();
+	}
+	return p;
+}
+
 void *cua_xmalloc_at(size_t n, const char *file, int line)
 {
 	return alloc_check(malloc(n ? n : 1), n, file, line);
