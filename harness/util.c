@@ -45,13 +45,7 @@ enum cua_status cua_read_file(const char *path, size_t max_bytes, char **out,
 	for (;;) {
 		if (n + 4096 + 1 > cap) {
 			size_t ncap = cap ? cap * 2 : 8192;
-			char *nb = realloc(buf, ncap);
-			if (!nb) {
-				result = CUA_E_NOMEM;
-				cua_errf(err, errlen, "%s: out of memory", path);
-				goto out;
-			}
-			buf = nb;
+			buf = cua_xrealloc(buf, ncap);
 			cap = ncap;
 		}
 		size_t got = fread(buf + n, 1, cap - n - 1, f);
