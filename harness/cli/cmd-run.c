@@ -2,6 +2,7 @@
  * results in results/<run-id>/ (docs/RESULTS-FORMAT.md). */
 #include "cli/cli.h"
 #include "episode/run.h"
+#include "episode/resume.h"
 #include "episode/shard.h"
 
 #include <string.h>
@@ -108,9 +109,9 @@ int cmd_run(struct cua_cli *cli, int argc, char **argv)
 			                "--shard or --costs\n");
 			return CUA_EXIT_USAGE;
 		}
-		if (cua_run_read_meta(resume, agent_buf, sizeof(agent_buf), &cfg, version_buf,
-		                      sizeof(version_buf), &o.turns, &o.reward, &ids, &n_ids, err,
-		                      sizeof(err)) != CUA_OK) {
+		if (cua_resume_read_meta(resume, agent_buf, sizeof(agent_buf), &cfg, version_buf,
+		                         sizeof(version_buf), &o.turns, &o.reward, &ids, &n_ids, err,
+		                         sizeof(err)) != CUA_OK) {
 			fprintf(stderr, "cuarena run: %s\n", err);
 			return CUA_EXIT_USAGE;
 		}
@@ -146,7 +147,7 @@ int cmd_run(struct cua_cli *cli, int argc, char **argv)
 	o.agent_config = cfg;
 	enum cua_status st = cua_run(&o, &sum, err, sizeof(err));
 	cJSON_Delete(cfg);
-	cua_run_free_ids(ids, n_ids);
+	cua_resume_free_ids(ids, n_ids);
 	if (st != CUA_OK) {
 		fprintf(stderr, "cuarena run: %s\n", err);
 		return st == CUA_E_NO_GPU ? CUA_EXIT_ENV

@@ -2,6 +2,7 @@
  * overlap, GPU evaluations take a lock; every line of results is appended and
  * fsynced as soon as it exists, so a killed run keeps what it measured. */
 #include "episode/run.h"
+#include "episode/resume.h"
 #include "catalogue/prompts.h"
 #include "results/results.h"
 #include "episode/shard.h"
@@ -116,21 +117,6 @@ static int open_append(const char *dir, const char *name, char *err, size_t errl
 	return fd;
 }
 
-/* What a killed run left for one task (resume). */
-struct prior {
-	bool ended;                         /* its last end line is not "interrupted" */
-	int best_turn;
-	int n_steps;
-	struct cua_step steps[CUA_MAX_TURNS];
-	bool have_traj[CUA_MAX_TURNS + 1];
-	char *shown[CUA_MAX_TURNS + 1];     /* per turn: the observation, the reply */
-	char *reply[CUA_MAX_TURNS + 1];     /* (trajectories.jsonl; heap, may be NULL) */
-	bool have_base;
-	struct cua_report base;
-	char gpu[64];                       /* the device its baselines name ("" none) */
-	int slot;                           /* where it must go on: that device's */
-};
-
 /* ---- the shared state of a run ------------------------------------------------ */
 
 struct run {
@@ -160,7 +146,7 @@ struct run {
 	bool tty;
 	char run_dir[4096];
 	cJSON *run_json;
-	struct prior *prior;                /* per task, when resuming */
+	struct cua_resume_task *prior;      /* per task, when resuming */
 };
 
 static void progress(struct run *r, const char *line)
@@ -284,7 +270,7 @@ static void write_turn(struct run *r, const struct cua_task *t, const struct cua
 /* Restores what a killed run left for a task; returns how many steps of its
  * episode were already evaluated (0 when nothing). */
 static int restore_prior(struct run *r, const struct cua_task *t, struct cua_episode *ep,
-                         struct prior *p)
+                         struct cua_resume_task *p)
 {
 	cua_episode_restore(ep, p->steps, p->n_steps);
 	for (int i = 0; i < p->n_steps; i++) {
@@ -306,7 +292,8 @@ static int restore_prior(struct run *r, const struct cua_task *t, struct cua_epi
 }
 
 /* One episode of one task, start to end. */
-static void run_episode(struct run *r, const struct cua_task *t, int slot, struct prior *p)
+static void run_episode(struct run *r, const struct cua_task *t, int slot,
+                        struct cua_resume_task *p)
 {
 	const struct cua_agent_i *ai = r->o->agent;
 	char err[CUA_ERR_LEN], reason[512] = "", workdir[4400];
@@ -486,304 +473,6 @@ static void *worker(void *arg)
 		run_episode(r, r->tasks[i], r->prior ? r->prior[i].slot : i % r->n_gpus,
 		            r->prior ? &r->prior[i] : NULL);
 	}
-}
-
-static int task_index(const struct run *r, const char *id)
-{
-	for (int i = 0; i < r->n_tasks; i++)
-		if (!strcmp(r->tasks[i]->id, id))
-			return i;
-	return -1;
-}
-
-/* ---- what a killed run left (resume), read through the results reader ---------- */
-
-/* The run's index of a line's "task" into *i, -1 when the run does not list it. */
-static enum cua_status line_task(const struct run *r, const cJSON *j,
-                                 const struct cua_results_at *at, int *i, char *err,
-                                 size_t errlen)
-{
-	const cJSON *task = cJSON_GetObjectItemCaseSensitive(j, "task");
-	if (!cJSON_IsString(task) || !task->valuestring[0])
-		return cua_results_line_err(at, err, errlen, "task: expected a non-empty string");
-	*i = task_index(r, task->valuestring);
-	return CUA_OK;
-}
-
-/* evals.jsonl: every turn the run evaluated, each once. */
-static enum cua_status prior_eval(void *ctx, const cJSON *j, const struct cua_results_at *at,
-                                  char *err, size_t errlen)
-{
-	struct run *r = ctx;
-	char why[CUA_ERR_LEN];
-	int i;
-	enum cua_status st = line_task(r, j, at, &i, err, errlen);
-	if (st != CUA_OK || i < 0)
-		return st;
-	struct prior *p = &r->prior[i];
-	struct cua_step s;
-	if (cua_step_from_json(j, &s, why, sizeof(why)) != CUA_OK) {
-		cua_step_clear(&s);
-		return cua_results_line_err(at, err, errlen, "%s", why);
-	}
-	for (int k = 0; k < p->n_steps; k++)
-		if (p->steps[k].turn == s.turn) {
-			cua_step_clear(&s);   /* never count a turn twice */
-			return CUA_OK;
-		}
-	if (p->n_steps == CUA_MAX_TURNS) {   /* distinct turns 1..max: cannot happen */
-		cua_step_clear(&s);
-		return cua_results_line_err(at, err, errlen, "more than %d turns", CUA_MAX_TURNS);
-	}
-	p->steps[p->n_steps++] = s;
-	r->evaluations += !cua_step_no_code(&s);
-	return CUA_OK;
-}
-
-/* *slot = a copy of v's text when v is a non-empty string. */
-static void keep_text(char **slot, const cJSON *v)
-{
-	if (!cJSON_IsString(v) || !v->valuestring[0])
-		return;
-	free(*slot);
-	*slot = strdup(v->valuestring);
-}
-
-/* An integer field in [min, max] into *v (def when absent and !required). */
-static enum cua_status line_int(const cJSON *j, const char *key, bool required, int def,
-                                int min, int max, int *v, const struct cua_results_at *at,
-                                char *err, size_t errlen)
-{
-	const cJSON *x = cJSON_GetObjectItemCaseSensitive(j, key);
-	*v = def;
-	if (!x && !required)
-		return CUA_OK;
-	if (!cJSON_IsNumber(x) || x->valuedouble != floor(x->valuedouble) ||
-	    x->valuedouble < min || x->valuedouble > max)
-		return cua_results_line_err(at, err, errlen, "%s: expected an integer %d to %d",
-		                            key, min, max);
-	*v = (int)x->valuedouble;
-	return CUA_OK;
-}
-
-/* trajectories.jsonl: what the agent was shown and said per turn; how each
- * episode ended (the last end line counts; an interrupted episode goes on). */
-static enum cua_status prior_traj(void *ctx, const cJSON *j, const struct cua_results_at *at,
-                                  char *err, size_t errlen)
-{
-	struct run *r = ctx;
-	const cJSON *kind = cJSON_GetObjectItemCaseSensitive(j, "kind");
-	if (!cJSON_IsString(kind) || !kind->valuestring[0])
-		return cua_results_line_err(at, err, errlen, "kind: expected a non-empty string");
-	bool turn_line = !strcmp(kind->valuestring, "turn");
-	if (!turn_line && strcmp(kind->valuestring, "end"))
-		return CUA_OK;   /* kinds added later */
-	int i, k;
-	enum cua_status st = line_task(r, j, at, &i, err, errlen);
-	if (st != CUA_OK || i < 0)
-		return st;
-	struct prior *p = &r->prior[i];
-	if (turn_line) {
-		st = line_int(j, "turn", true, 0, 1, CUA_MAX_TURNS, &k, at, err, errlen);
-		if (st != CUA_OK)
-			return st;
-		p->have_traj[k] = true;
-		/* the last line of a turn wins, as for every results line */
-		keep_text(&p->shown[k], cJSON_GetObjectItemCaseSensitive(j, "observation"));
-		keep_text(&p->reply[k], cJSON_GetObjectItemCaseSensitive(j, "reply"));
-		return CUA_OK;
-	}
-	st = line_int(j, "best_turn", false, 0, 0, CUA_MAX_TURNS, &k, at, err, errlen);
-	if (st != CUA_OK)
-		return st;
-	const cJSON *reason = cJSON_GetObjectItemCaseSensitive(j, "reason");
-	p->ended = !(cJSON_IsString(reason) && !strcmp(reason->valuestring, "interrupted"));
-	p->best_turn = k;
-	return CUA_OK;
-}
-
-/* baselines.jsonl: each task's measured baselines (the last line of a subject
- * wins) and the device that measured them, one per task. */
-static enum cua_status prior_base(void *ctx, const cJSON *j, const struct cua_results_at *at,
-                                  char *err, size_t errlen)
-{
-	struct run *r = ctx;
-	char why[CUA_ERR_LEN];
-	int i;
-	enum cua_status st = line_task(r, j, at, &i, err, errlen);
-	if (st != CUA_OK || i < 0)
-		return st;
-	struct prior *p = &r->prior[i];
-	const cJSON *g = cJSON_GetObjectItemCaseSensitive(j, "gpu");
-	const char *gpu = cJSON_IsString(g) ? g->valuestring : "";
-	if (p->have_base && strcmp(p->gpu, gpu))
-		return cua_results_line_err(at, err, errlen, "gpu: \"%s\", where an earlier line "
-		                            "of %s says \"%s\" (a task's baselines are measured on "
-		                            "one device)", gpu, r->tasks[i]->id, p->gpu);
-	struct cua_eval e;
-	if (cua_eval_from_json(cJSON_GetObjectItemCaseSensitive(j, "eval"), &e, why,
-	                       sizeof(why)) != CUA_OK) {
-		cua_eval_clear(&e);
-		return cua_results_line_err(at, err, errlen, "eval: %s", why);
-	}
-	int k = 0;
-	while (k < p->base.n_base && strcmp(p->base.base[k].subject, e.subject))
-		k++;
-	if (k == (int)CUA_ARRAY_LEN(p->base.base)) {
-		cua_eval_clear(&e);
-		return cua_results_line_err(at, err, errlen, "more than %d baselines for %s",
-		                            k, r->tasks[i]->id);
-	}
-	if (k < p->base.n_base)
-		cua_eval_clear(&p->base.base[k]);   /* measured again: the later line */
-	else
-		p->base.n_base++;
-	p->base.base[k] = e;
-	p->base.task = r->tasks[i];
-	p->have_base = true;
-	snprintf(p->gpu, sizeof(p->gpu), "%s", gpu);
-	return CUA_OK;
-}
-
-/* What the killed run in r->run_dir left: per task, evaluated turns, turn lines,
- * end lines, measured baselines. Each file is read by the results reader with
- * its torn tail cut first (this run appends to it next), so every line left must
- * be a whole record. */
-static enum cua_status load_prior(struct run *r, char *err, size_t errlen)
-{
-	static const struct {
-		const char *name;
-		cua_results_line_fn fn;
-	} files[] = {
-		{"evals.jsonl", prior_eval},
-		{"trajectories.jsonl", prior_traj},
-		{"baselines.jsonl", prior_base},
-	};
-	enum cua_status st;
-	r->prior = calloc((size_t)r->n_tasks, sizeof(*r->prior));
-	CUA_ASSERT(r->prior);
-	for (size_t f = 0; f < CUA_ARRAY_LEN(files); f++) {
-		char path[4400];
-		int torn;
-		snprintf(path, sizeof(path), "%s/%s", r->run_dir, files[f].name);
-		st = cua_results_each_line(path, CUA_RESULTS_CUT_TORN, files[f].fn, r, &torn, err,
-		                           errlen);
-		if (st != CUA_OK)
-			return st;
-		if (torn)
-			fprintf(stderr, "cuarena run: %s: line %d was torn when the run was killed; "
-			        "cut (what it recorded is done again)\n", path, torn);
-	}
-	/* A task whose baselines were measured goes on on that device, so that no
-	 * speedup compares two physical GPUs; one this invocation lacks stops the
-	 * resume (e.g. --gpus 0 for a run that measured on 0 and 1). */
-	for (int i = 0; i < r->n_tasks; i++) {
-		struct prior *p = &r->prior[i];
-		p->slot = i % r->n_gpus;
-		if (!p->have_base || p->ended)
-			continue;
-		int k = 0;
-		while (k < r->n_gpus && strcmp(r->gpu_name[k], p->gpu) != 0)
-			k++;
-		if (k == r->n_gpus) {
-			if (p->gpu[0])
-				cua_errf(err, errlen, "%s: its baselines were measured on GPU %s: resume "
-				         "with --gpus naming it", r->tasks[i]->id, p->gpu);
-			else
-				cua_errf(err, errlen, "%s: its baselines were measured without --gpus: "
-				         "resume without --gpus", r->tasks[i]->id);
-			return CUA_E_USAGE;
-		}
-		p->slot = k;
-	}
-	/* steps in turn order */
-	for (int i = 0; i < r->n_tasks; i++) {
-		struct prior *p = &r->prior[i];
-		for (int a = 1; a < p->n_steps; a++)
-			for (int b = a; b > 0 && p->steps[b - 1].turn > p->steps[b].turn; b--) {
-				struct cua_step tmp = p->steps[b];
-				p->steps[b] = p->steps[b - 1];
-				p->steps[b - 1] = tmp;
-			}
-	}
-	return CUA_OK;
-}
-
-static void free_prior(struct run *r)
-{
-	if (!r->prior)
-		return;
-	for (int i = 0; i < r->n_tasks; i++) {
-		for (int k = 0; k < r->prior[i].n_steps; k++)
-			cua_step_clear(&r->prior[i].steps[k]);
-		for (int k = 0; k <= CUA_MAX_TURNS; k++) {
-			free(r->prior[i].shown[k]);
-			free(r->prior[i].reply[k]);
-		}
-		cua_report_clear(&r->prior[i].base);
-	}
-	free(r->prior);
-	r->prior = NULL;
-}
-
-enum cua_status cua_run_read_meta(const char *dir, char *agent, size_t agent_len,
-                                  cJSON **config, char *version, size_t version_len,
-                                  int *turns, enum cua_reward_kind *reward, char ***ids,
-                                  int *n_ids, char *err, size_t errlen)
-{
-	cJSON *j;
-	*config = NULL;
-	*ids = NULL;
-	*n_ids = 0;
-	enum cua_status st = cua_results_read_run_json(dir, &j, err, errlen);
-	if (st != CUA_OK)
-		return st;
-	const cJSON *a = cJSON_GetObjectItemCaseSensitive(j, "agent");
-	const cJSON *ver = cJSON_GetObjectItemCaseSensitive(a, "version");
-	const cJSON *t = cJSON_GetObjectItemCaseSensitive(j, "turns");
-	const cJSON *rw = cJSON_GetObjectItemCaseSensitive(j, "reward");
-	const cJSON *tasks = cJSON_GetObjectItemCaseSensitive(j, "tasks");
-	if (!cJSON_IsNumber(t) || !cJSON_IsString(rw) ||
-	    !cua_reward_parse(rw->valuestring, reward) || !cJSON_IsArray(tasks)) {
-		cua_errf(err, errlen, "%s/run.json: agent.name, turns, reward and tasks are "
-		         "required", dir);
-		st = CUA_E_PARSE;
-		goto out;
-	}
-	*turns = cua_to_int(t->valuedouble);
-	if (*turns < 1 || *turns > CUA_MAX_TURNS) {
-		cua_errf(err, errlen, "%s/run.json: turns: must be 1 to %d", dir, CUA_MAX_TURNS);
-		st = CUA_E_PARSE;
-		goto out;
-	}
-	const cJSON *x;
-	int n = 0;
-	cJSON_ArrayForEach(x, tasks)
-		if (!cJSON_IsString(x) || !x->valuestring[0]) {
-			cua_errf(err, errlen, "%s/run.json: tasks[%d]: expected a task id", dir, n);
-			st = CUA_E_PARSE;
-			goto out;
-		} else
-			n++;
-	snprintf(agent, agent_len, "%s",
-	         cJSON_GetObjectItemCaseSensitive(a, "name")->valuestring);
-	snprintf(version, version_len, "%s", cJSON_IsString(ver) ? ver->valuestring : "");
-	const cJSON *cfg = cJSON_GetObjectItemCaseSensitive(a, "config");
-	*config = cfg ? cJSON_Duplicate(cfg, true) : NULL;
-	*ids = calloc((size_t)n + 1, sizeof(char *));
-	CUA_ASSERT(*ids);
-	cJSON_ArrayForEach(x, tasks)
-		(*ids)[(*n_ids)++] = strdup(x->valuestring);
-out:
-	cJSON_Delete(j);
-	return st;
-}
-
-void cua_run_free_ids(char **ids, int n)
-{
-	for (int i = 0; ids && i < n; i++)
-		free(ids[i]);
-	free(ids);
 }
 
 bool cua_run_selects(const struct cua_task *t, int level, const char *glob)
@@ -1003,7 +692,8 @@ enum cua_status cua_run(const struct cua_run_opts *o, struct cua_run_summary *su
 		 * candidates that follow them get its ceilings (%SOL, speed of light) */
 		cua_device_from_json(cJSON_GetObjectItemCaseSensitive(r.run_json, "device"),
 		                     &r.device);
-		st = load_prior(&r, err, errlen);
+		st = cua_resume_load(r.run_dir, r.tasks, r.n_tasks, r.gpu_name, r.n_gpus, &r.prior,
+		                     &r.evaluations, err, errlen);
 		if (st != CUA_OK)
 			goto out_agent;
 		goto files;
@@ -1142,7 +832,7 @@ out_files:
 		close(r.w.base);
 out_agent:
 	cJSON_Delete(r.run_json);
-	free_prior(&r);
+	cua_resume_free(r.prior, r.n_tasks);
 	if (o->agent->free)
 		o->agent->free(r.agent);
 out_cat:

@@ -73,15 +73,6 @@ struct cua_run_summary {
 enum cua_status cua_run(const struct cua_run_opts *o, struct cua_run_summary *sum,
                         char *err, size_t errlen);
 
-/* Reads a run's run.json for --resume: agent name, config (owned by the caller
- * via *config, free with cJSON_Delete), version, turns, reward and task ids
- * (heap array of heap strings, free with cua_run_free_ids). */
-enum cua_status cua_run_read_meta(const char *dir, char *agent, size_t agent_len,
-                                  struct cJSON **config, char *version, size_t version_len,
-                                  int *turns, enum cua_reward_kind *reward, char ***ids,
-                                  int *n_ids, char *err, size_t errlen);
-void cua_run_free_ids(char **ids, int n);
-
 /* Whether a run of that --level (0 all) and --tasks glob (NULL all) selects t. */
 bool cua_run_selects(const struct cua_task *t, int level, const char *glob);
 
