@@ -5,32 +5,13 @@
 #include <criterion/criterion.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 
 #include "boards/plot-gnuplot.h"
+#include "cuarena-test.h"
 
-static char tmp[64];
-
-static void setup(void)
-{
-	tmp[0] = '\0';
-}
-
-/* Creates the test's temporary folder; after any skip check, so a skipped test
- * leaves nothing behind. */
-static void make_tmp(void)
-{
-	snprintf(tmp, sizeof(tmp), "/tmp/cuarena-test-plot-XXXXXX");
-	cr_assert_not_null(mkdtemp(tmp));
-}
-
-static void teardown(void)
-{
-	if (tmp[0])
-		cua_rmtree(tmp);
-}
-
-TestSuite(plot, .init = setup, .fini = teardown);
+/* tmp is made by each test after its skip check, so a skipped test leaves
+ * nothing behind. */
+TestSuite(plot, .fini = tmp_remove);
 
 static void need_gnuplot(void)
 {
@@ -38,27 +19,6 @@ static void need_gnuplot(void)
 	if (!cua_plot_find_gnuplot(path, sizeof(path)))
 		cr_skip_test("gnuplot not found: install gnuplot-nox (tools/deps.sh) to run the "
 		             "plot tests");
-}
-
-/* Runs `ENV cuarena ARGS` in the repository root; stdout+stderr (heap). */
-static char *cuarena(const char *env, const char *args, int *status)
-{
-	char cmd[8192];
-	snprintf(cmd, sizeof(cmd), "cd '%s' && %s '%s/cuarena' %s 2>&1", getenv("CUARENA_ROOT"),
-	         env, getenv("CUARENA_BUILD"), args);
-	FILE *p = popen(cmd, "r");
-	cr_assert_not_null(p);
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *m = open_memstream(&buf, &len);
-	char chunk[4096];
-	size_t n;
-	while ((n = fread(chunk, 1, sizeof(chunk), p)) > 0)
-		fwrite(chunk, 1, n, m);
-	fclose(m);
-	int st = pclose(p);
-	*status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-	return buf;
 }
 
 /* Asserts tmp/NAME is a PNG of at least min_w pixels wide and min_bytes long. */
@@ -79,23 +39,15 @@ static void expect_png(const char *name, unsigned min_w, long min_bytes)
 	cr_expect_geq(w, min_w, "%s is %u px wide", name, w);
 }
 
-static char *slurp(const char *name)
-{
-	char path[4200], *s = NULL;
-	snprintf(path, sizeof(path), "%s/%s", tmp, name);
-	cr_assert_eq(cua_read_file(path, 1 << 24, &s, NULL, NULL, 0), CUA_OK, "no %s", path);
-	return s;
-}
-
 Test(plot, every_plot_renders_to_a_non_empty_png)
 {
 	need_gnuplot();
-	make_tmp();
+	tmp_make();
 	char args[512];
 	int status;
 	snprintf(args, sizeof(args), "plot tests/data/results/basic tests/data/results/beta "
 	                             "tests/data/results/weighted --out %s", tmp);
-	char *out = cuarena("", args, &status);
+	char *out = run_cuarena(args, &status);
 	cr_expect_eq(status, 0, "%s", out);
 	expect_png("fastp.png", 900, 10000);
 	expect_png("dist.png", 900, 10000);
@@ -107,23 +59,23 @@ Test(plot, every_plot_renders_to_a_non_empty_png)
 Test(plot, the_data_files_hold_the_plotted_numbers)
 {
 	need_gnuplot();
-	make_tmp();
+	tmp_make();
 	char args[512];
 	int status;
 	snprintf(args, sizeof(args), "plot tests/data/results/basic tests/data/results/beta "
 	                             "tests/data/results/weighted --out %s", tmp);
-	char *out = cuarena("", args, &status);
+	char *out = run_cuarena(args, &status);
 	cr_expect_eq(status, 0, "%s", out);
 	/* fast_p at p = 1 and 1.5: alpha 60 / 20, beta 80 / 60, cuda-agent 70 / 70 */
-	char *fastp = slurp("fastp.dat");
+	char *fastp = tmp_read("fastp.dat");
 	cr_expect(strstr(fastp, "\"p\" \"alpha v1\" \"beta v2\" \"cuda-agent paper\"\n") != NULL);
 	cr_expect(strstr(fastp, "\n1.00 60.0000 80.0000 70.0000\n") != NULL, "%.300s", fastp);
 	cr_expect(strstr(fastp, "\n1.50 20.0000 60.0000 70.0000\n") != NULL);
 	/* bars: failed tasks are NaN (no bar) */
-	char *bars = slurp("bars.dat");
+	char *bars = tmp_read("bars.dat");
 	cr_expect(strstr(bars, "\"L1/025-softmax\" NaN 1.6 NaN\n") != NULL, "%s", bars);
 	/* roofline: only tasks with a task file in the catalogue get a point */
-	char *roof = slurp("roofline.dat");
+	char *roof = tmp_read("roofline.dat");
 	cr_expect(strstr(roof, "\"021-relu\"") != NULL, "%s", roof);
 	cr_expect(strstr(roof, "\"001-a\"") == NULL, "the weighted run's tasks have no files");
 	cr_expect(strstr(out, "their points are skipped") != NULL, "%s", out);
@@ -136,13 +88,13 @@ Test(plot, the_data_files_hold_the_plotted_numbers)
 Test(plot, svg_is_written_when_asked)
 {
 	need_gnuplot();
-	make_tmp();
+	tmp_make();
 	char args[512];
 	int status;
 	snprintf(args, sizeof(args), "plot tests/data/results/basic --out %s --format svg", tmp);
-	char *out = cuarena("", args, &status);
+	char *out = run_cuarena(args, &status);
 	cr_expect_eq(status, 0, "%s", out);
-	char *svg = slurp("fastp.svg");
+	char *svg = tmp_read("fastp.svg");
 	cr_expect(strstr(svg, "<svg") != NULL);
 	cr_expect(strstr(svg, "alpha v1") != NULL, "the legend names the run");
 	free(svg);
@@ -152,14 +104,14 @@ Test(plot, svg_is_written_when_asked)
 Test(plot, history_draws_the_trend_of_nightly_runs)
 {
 	need_gnuplot();
-	make_tmp();
+	tmp_make();
 	char args[512];
 	int status;
 	snprintf(args, sizeof(args), "history tests/data/results/history --out %s", tmp);
-	char *out = cuarena("", args, &status);
+	char *out = run_cuarena(args, &status);
 	cr_expect_eq(status, 0, "%s", out);
 	expect_png("trend.png", 900, 10000);
-	char *dat = slurp("trend.dat");
+	char *dat = tmp_read("trend.dat");
 	/* oldest first: night-c (11-26), night-a, night-b */
 	char *c = strstr(dat, "night-c"), *a = strstr(dat, "night-a"), *b = strstr(dat, "night-b");
 	cr_expect(c && a && b && c < a && a < b, "%s", dat);
@@ -169,11 +121,12 @@ Test(plot, history_draws_the_trend_of_nightly_runs)
 
 Test(plot, a_missing_gnuplot_is_an_environment_error)
 {
-	make_tmp();
+	tmp_make();
 	char args[512];
 	int status;
 	snprintf(args, sizeof(args), "plot tests/data/results/basic --out %s", tmp);
-	char *out = cuarena("CUARENA_GNUPLOT=/nonexistent/gnuplot", args, &status);
+	struct cuarena_call no_gnuplot = {.env = "CUARENA_GNUPLOT=/nonexistent/gnuplot"};
+	char *out = run_cuarena_with(no_gnuplot, args, &status);
 	cr_expect_eq(status, 3, "%s", out);
 	cr_expect(strstr(out, "gnuplot-nox") != NULL, "%s", out);
 	free(out);
@@ -190,7 +143,7 @@ Test(plot, misuse_is_a_usage_error)
 	};
 	for (size_t i = 0; i < CUA_ARRAY_LEN(bad); i++) {
 		int status;
-		free(cuarena("", bad[i], &status));
+		free(run_cuarena(bad[i], &status));
 		cr_expect_eq(status, 2, "cuarena %s: exit %d", bad[i], status);
 	}
 }
