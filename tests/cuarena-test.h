@@ -1,8 +1,9 @@
 /* cuarena-test.h — what the Criterion suites share (SCIP's tests/include/scip_test.h
  * is the example): where the repository and the build are, a private temporary
  * folder per test made and removed by the suite's .init/.fini, and running a
- * command or the cuarena CLI with its output captured. Static functions only:
- * each test file includes it, and make rebuilds the tests when it changes. */
+ * command or the cuarena CLI with its output captured. Static functions and one
+ * static buffer (tmp): each test file includes it, and make rebuilds the tests
+ * when it changes. */
 #ifndef CUARENA_TEST_H
 #define CUARENA_TEST_H
 
@@ -74,9 +75,9 @@ static inline void tmp_remove(void)
 	tmp[0] = '\0';
 }
 
-/* tmp/REL, read whole (heap); fails the test when it cannot be read. Not
- * inlined: inlined, gcc 12 takes what strstr finds in the text for a pointer to
- * this function's local s (-Wdangling-pointer); unused: not every file calls it. */
+/* tmp/REL, read whole (heap); fails the test when it cannot be read. noinline:
+ * inlined, gcc 12 mistakes what strstr finds in the text for a pointer to the
+ * local s (a false -Wdangling-pointer); unused: not every file calls it. */
 __attribute__((noinline, unused)) static char *tmp_read(const char *rel)
 {
 	char path[4200], *s = NULL;
