@@ -112,6 +112,9 @@ $(BUILD)/cuarena-cand: $(BUILD)/obj/cand/main.o $(BUILD)/obj/cand/jail.o $(BUILD
 	$(NVCC) -o $@ $^ -cudart shared -ldl -Xlinker -rpath,$(CUDA_HOME)/lib64
 
 # ---- CPU tests (Criterion) -------------------------------------------------
+# the header the C test files share (temp folders, running the CLI)
+$(TEST_SRCS:%.c=$(BUILD)/obj/%.o): tests/cuarena-test.h
+
 $(BUILD)/test-suite: $(TEST_OBJS) $(AGENT_OBJS) $(LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(RPATH) -lcriterion $(LDLIBS)
 

@@ -6,13 +6,9 @@
 #include <cjson/cJSON.h>
 
 #include "episode/agent.h"
+#include "cuarena-test.h"
 
-static const char *root(void)
-{
-	const char *r = getenv("CUARENA_ROOT");
-	cr_assert_not_null(r, "CUARENA_ROOT must name the repository root");
-	return r;
-}
+TestSuite(agents, .fini = tmp_remove);
 
 static struct cua_observation obs_for(int turn)
 {
@@ -94,12 +90,11 @@ Test(agents, reference_rejects_a_config_of_the_wrong_type)
 
 Test(agents, replay_from_a_directory_proposes_turn_files_in_order)
 {
-	char dir[] = "/tmp/cuarena-replay-XXXXXX", p[4300], err[CUA_ERR_LEN] = "";
-	cr_assert_not_null(mkdtemp(dir));
-	snprintf(p, sizeof(p), "%s/L1/021-relu/turn-1.cu", dir);
-	cr_assert_eq(cua_write_file(p, "// one\n", 7, err, sizeof(err)), CUA_OK, "%s", err);
-	snprintf(p, sizeof(p), "%s/L1/021-relu/turn-2.cu", dir);
-	cr_assert_eq(cua_write_file(p, "// two\n", 7, err, sizeof(err)), CUA_OK, "%s", err);
+	char err[CUA_ERR_LEN] = "";
+	tmp_make();
+	const char *dir = tmp;
+	tmp_write("L1/021-relu/turn-1.cu", "// one\n");
+	tmp_write("L1/021-relu/turn-2.cu", "// two\n");
 
 	const struct cua_agent_i *a = cua_agent_find("replay");
 	char cfgtxt[4400];
@@ -122,36 +117,60 @@ Test(agents, replay_from_a_directory_proposes_turn_files_in_order)
 	a->end(ctx, ep);
 	a->free(ctx);
 	cJSON_Delete(cfg);
-	cua_rmtree(dir);
 }
 
-Test(agents, replay_from_jsonl_skips_lines_without_code)
+/* Proposes turn `turn` of `task` from a replay agent; the code, or NULL when the
+ * agent stops. */
+static char *replayed(void *ctx, const char *task, int turn)
 {
-	char path[] = "/tmp/cuarena-replay-XXXXXX", err[CUA_ERR_LEN] = "";
-	int fd = mkstemp(path);
-	cr_assert_geq(fd, 0);
-	const char *txt =
-		"{\"kind\":\"turn\",\"task\":\"L1/021-relu\",\"turn\":1,\"code\":\"A\"}\n"
-		"{\"kind\":\"turn\",\"task\":\"L1/001-sgemm\",\"turn\":1,\"code\":\"B\"}\n"
-		"{\"kind\":\"end\",\"task\":\"L1/021-relu\",\"turns\":1}\n";
-	cr_assert_eq(write(fd, txt, strlen(txt)), (ssize_t)strlen(txt));
-	close(fd);
 	const struct cua_agent_i *a = cua_agent_find("replay");
-	char cfgtxt[256];
-	snprintf(cfgtxt, sizeof(cfgtxt), "{\"jsonl\": \"%s\"}", path);
-	cJSON *cfg = cJSON_Parse(cfgtxt);
-	void *ctx = NULL, *ep = NULL;
-	cr_assert_eq(a->init(cfg, &ctx, err, sizeof(err)), CUA_OK, "%s", err);
-	cr_assert_eq(a->begin(ctx, "L1/001-sgemm", root(), &ep, err, sizeof(err)), CUA_OK);
+	char err[CUA_ERR_LEN] = "";
+	void *ep = NULL;
+	cr_assert_eq(a->begin(ctx, task, root(), &ep, err, sizeof(err)), CUA_OK, "%s", err);
 	struct cua_action act = {0};
-	struct cua_observation o = obs_for(1);
-	cr_assert_eq(a->propose(ctx, ep, &o, &act, err, sizeof(err)), CUA_OK);
-	cr_expect_str_eq(act.code, "B");
+	struct cua_observation o = obs_for(turn);
+	cr_assert_eq(a->propose(ctx, ep, &o, &act, err, sizeof(err)), CUA_OK, "%s", err);
+	cr_assert(act.stop == (act.code == NULL), "%s turn %d: code iff not stopping", task, turn);
+	char *code = act.code;
+	act.code = NULL;
 	cua_action_clear(&act);
 	a->end(ctx, ep);
+	return code;
+}
+
+/* A trajectory as `cuarena run` writes it, two episodes interleaved: a turn
+ * whose reply had no code ("code": null) and the task's "end" line (no turn, no
+ * code) are where a proposal for that task looks; both are skipped. Asking for
+ * a turn past the last saved one walks past the end line. */
+Test(agents, replay_from_jsonl_skips_lines_without_code)
+{
+	char err[CUA_ERR_LEN] = "", cfgtxt[4400];
+	tmp_make();
+	const char *path = tmp_write("trajectories.jsonl",
+		"{\"kind\":\"turn\",\"task\":\"L1/021-relu\",\"turn\":1,\"code\":\"A\"}\n"
+		"{\"kind\":\"turn\",\"task\":\"L1/001-sgemm\",\"turn\":1,\"code\":\"B\"}\n"
+		"{\"kind\":\"turn\",\"task\":\"L1/021-relu\",\"turn\":2,\"code\":null}\n"
+		"{\"kind\":\"end\",\"task\":\"L1/021-relu\",\"turns\":2}\n"
+		"{\"kind\":\"end\",\"task\":\"L1/001-sgemm\",\"turns\":1}\n");
+	const struct cua_agent_i *a = cua_agent_find("replay");
+	snprintf(cfgtxt, sizeof(cfgtxt), "{\"jsonl\": \"%s\"}", path);
+	cJSON *cfg = cJSON_Parse(cfgtxt);
+	void *ctx = NULL;
+	cr_assert_eq(a->init(cfg, &ctx, err, sizeof(err)), CUA_OK, "%s", err);
+	char *code = replayed(ctx, "L1/021-relu", 1);
+	cr_expect_str_eq(code, "A");
+	free(code);
+	code = replayed(ctx, "L1/021-relu", 2);
+	cr_expect_null(code, "turn 2's reply had no code: the agent stops, got %s", code);
+	free(code);
+	code = replayed(ctx, "L1/021-relu", 3);
+	cr_expect_null(code, "no turn 3: the agent stops, got %s", code);
+	free(code);
+	code = replayed(ctx, "L1/001-sgemm", 1);
+	cr_expect_str_eq(code, "B");
+	free(code);
 	a->free(ctx);
 	cJSON_Delete(cfg);
-	unlink(path);
 }
 
 Test(agents, replay_needs_exactly_one_source)

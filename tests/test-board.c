@@ -6,51 +6,13 @@
 #include <criterion/criterion.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include "common.h"
+#include "cuarena-test.h"
 
-static char tmp[64];
-
-static void setup(void)
-{
-	tmp[0] = '\0';
-}
-
-/* Creates the test's temporary folder; after any skip check, so a skipped test
- * leaves nothing behind. */
-static void make_tmp(void)
-{
-	snprintf(tmp, sizeof(tmp), "/tmp/cuarena-test-board-XXXXXX");
-	cr_assert_not_null(mkdtemp(tmp));
-}
-
-static void teardown(void)
-{
-	if (tmp[0])
-		cua_rmtree(tmp);
-}
-
-TestSuite(board, .init = setup, .fini = teardown);
-
-/* Runs a shell command; its stdout+stderr (heap) and exit status. */
-static char *sh(const char *cmd, int *status)
-{
-	FILE *p = popen(cmd, "r");
-	cr_assert_not_null(p);
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *m = open_memstream(&buf, &len);
-	char chunk[4096];
-	size_t n;
-	while ((n = fread(chunk, 1, sizeof(chunk), p)) > 0)
-		fwrite(chunk, 1, n, m);
-	fclose(m);
-	int st = pclose(p);
-	*status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-	return buf;
-}
+/* tmp is made by make_board, after any skip check, so a skipped test leaves
+ * nothing behind. */
+TestSuite(board, .fini = tmp_remove);
 
 /* Builds the board of basic (alpha v1), beta (beta v2) and weighted
  * (cuda-agent paper) into tmp/html and tmp/board.md. */
@@ -58,22 +20,13 @@ static void make_board(void)
 {
 	char cmd[8192];
 	int status;
-	make_tmp();
-	snprintf(cmd, sizeof(cmd), "cd '%s' && '%s/cuarena' board tests/data/results/basic "
-	                           "tests/data/results/beta tests/data/results/weighted "
-	                           "--html %s/html --md %s/board.md 2>&1",
-	         getenv("CUARENA_ROOT"), getenv("CUARENA_BUILD"), tmp, tmp);
-	char *out = sh(cmd, &status);
+	tmp_make();
+	snprintf(cmd, sizeof(cmd), "board tests/data/results/basic tests/data/results/beta "
+	                           "tests/data/results/weighted --html %s/html --md %s/board.md",
+	         tmp, tmp);
+	char *out = run_cuarena(cmd, &status);
 	cr_assert_eq(status, 0, "%s", out);
 	free(out);
-}
-
-static char *slurp(const char *name)
-{
-	char path[4200], *s = NULL;
-	snprintf(path, sizeof(path), "%s/%s", tmp, name);
-	cr_assert_eq(cua_read_file(path, 1 << 24, &s, NULL, NULL, 0), CUA_OK, "no %s", path);
-	return s;
 }
 
 /* True when a, b, c occur in s in that order. */
@@ -88,7 +41,7 @@ static bool in_order(const char *s, const char *a, const char *b, const char *c)
 Test(board, the_markdown_ranks_runs_by_geomean)
 {
 	make_board();
-	char *md = slurp("board.md");
+	char *md = tmp_read("board.md");
 	cr_expect(strstr(md, "| Rank | Agent | Version | GPU | GeoMean | Fast@1 | Fast@1.5 | "
 	                     "Correct | %SOL | Tasks | Date |") != NULL, "%s", md);
 	cr_expect(strstr(md, "| 2 | beta | v2 | NVIDIA H200 | 1.87 [") != NULL, "%s", md);
@@ -100,7 +53,7 @@ Test(board, the_markdown_ranks_runs_by_geomean)
 Test(board, the_html_is_self_contained_with_a_page_per_task)
 {
 	make_board();
-	char *html = slurp("html/index.html");
+	char *html = tmp_read("html/index.html");
 	static const char *const external[] = {"src=\"http", "href=\"http", "<link", "@import",
 	                                       "<script src", "url("};
 	for (size_t i = 0; i < CUA_ARRAY_LEN(external); i++)
@@ -109,7 +62,7 @@ Test(board, the_html_is_self_contained_with_a_page_per_task)
 	cr_expect(strstr(html, "addEventListener('click'") != NULL, "the headers sort on click");
 	cr_expect(strstr(html, "<a href=\"tasks/L1-001-sgemm.html\">L1/001-sgemm</a>") != NULL);
 	free(html);
-	char *page = slurp("html/tasks/L1-001-sgemm.html");
+	char *page = tmp_read("html/tasks/L1-001-sgemm.html");
 	/* the winner (beta, 2.70x) is highlighted and its kernel escaped */
 	cr_expect(strstr(page, "<tr class=\"win\"><td>beta</td>") != NULL, "%s", page);
 	cr_expect(strstr(page, "// L1/001-sgemm, turn 1: a&lt;b &amp;&amp; c&gt;d, "

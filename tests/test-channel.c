@@ -13,6 +13,7 @@
 #include "compile/compile.h"
 #include "judge/eval.h"
 #include "catalogue/task.h"
+#include "cuarena-test.h"
 
 static struct cua_channel_key key;
 
@@ -79,17 +80,14 @@ static void eval_with_runner(const char *runner, struct cua_eval *e)
 {
 	if (!cua_find_nvcc())
 		cr_skip_test("no nvcc: the oracle is built from the task's reference");
-	const char *root = getenv("CUARENA_ROOT"), *build = getenv("CUARENA_BUILD");
-	cr_assert(root && build, "run through make test");
-	char dir[4200], exe[4200], cache[4200], err[CUA_ERR_LEN] = "";
-	snprintf(dir, sizeof(dir), "%s/tasks/L1/021-relu", root);
-	snprintf(exe, sizeof(exe), "%s/%s", build, runner);
-	snprintf(cache, sizeof(cache), "%s/test-cache-channel", build);
-	cr_assert(access(exe, X_OK) == 0, "%s is not built (make test)", exe);
+	char dir[4200], cache[4200], err[CUA_ERR_LEN] = "";
+	const char *exe = built(runner, X_OK);
+	snprintf(dir, sizeof(dir), "%s/tasks/L1/021-relu", root());
+	snprintf(cache, sizeof(cache), "%s/test-cache-channel", build_dir());
 	struct cua_task *t;
 	cr_assert_eq(cua_task_load(dir, &t, err, sizeof(err)), CUA_OK, "%s", err);
 	struct cua_eval_opts o;
-	cua_eval_opts_init(&o, root, exe, cache);
+	cua_eval_opts_init(&o, root(), exe, cache);
 	o.time = false;
 	enum cua_status st =
 	    cua_eval_source(t, NULL, CUA_SUBJECT_REFERENCE, "nvcc", &o, e, NULL, err, sizeof(err));

@@ -5,9 +5,9 @@
 #include <criterion/parameterized.h>
 #include <math.h>
 #include <string.h>
-#include <sys/wait.h>
 
 #include "results/metrics.h"
+#include "cuarena-test.h"
 
 /* ---- the timing rule on hand-made distributions ------------------------------------- */
 
@@ -103,7 +103,7 @@ static struct cua_run *load(const char *name)
 {
 	char path[4096], err[CUA_ERR_LEN] = "";
 	struct cua_run *run = NULL;
-	snprintf(path, sizeof(path), "%s/tests/data/results/%s", getenv("CUARENA_ROOT"), name);
+	snprintf(path, sizeof(path), "%s/tests/data/results/%s", root(), name);
 	cr_assert_eq(cua_run_load(path, &run, err, sizeof(err)), CUA_OK, "%s", err);
 	return run;
 }
@@ -175,31 +175,11 @@ Test(compare_runs, measurement_noise_alone_is_never_slower_or_faster)
 
 /* ---- the command, as a nightly job runs it --------------------------------------------- */
 
-static char *cuarena(const char *args, int *status)
-{
-	char cmd[8192];
-	snprintf(cmd, sizeof(cmd), "cd '%s' && '%s/cuarena' %s 2>&1", getenv("CUARENA_ROOT"),
-	         getenv("CUARENA_BUILD"), args);
-	FILE *p = popen(cmd, "r");
-	cr_assert_not_null(p);
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *m = open_memstream(&buf, &len);
-	char chunk[4096];
-	size_t n;
-	while ((n = fread(chunk, 1, sizeof(chunk), p)) > 0)
-		fwrite(chunk, 1, n, m);
-	fclose(m);
-	int st = pclose(p);
-	*status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-	return buf;
-}
-
 Test(compare_runs, the_command_exits_1_on_a_regression_and_says_which)
 {
 	int status;
-	char *out = cuarena("compare tests/data/results/compare-old tests/data/results/compare-new",
-	                    &status);
+	char *out = run_cuarena("compare tests/data/results/compare-old "
+	                        "tests/data/results/compare-new", &status);
 	cr_expect_eq(status, 1);
 	cr_expect(strstr(out, "| L1/001-sgemm | 1 [0.99, 1.01] | 1.2 [1.19, 1.215] | 1.200 | "
 	                      "**SLOWER** |") != NULL, "%s", out);
@@ -213,23 +193,23 @@ Test(compare_runs, the_command_exits_1_on_a_regression_and_says_which)
 Test(compare_runs, the_command_exits_0_on_noise_and_on_improvements)
 {
 	int status;
-	free(cuarena("compare tests/data/results/noise-a tests/data/results/noise-b", &status));
+	free(run_cuarena("compare tests/data/results/noise-a tests/data/results/noise-b", &status));
 	cr_expect_eq(status, 0, "noise only");
 	/* new -> old: the regressions become improvements, and softplus is GONE */
-	char *out = cuarena("compare tests/data/results/compare-new "
-	                    "tests/data/results/compare-old --threshold 5", &status);
+	char *out = run_cuarena("compare tests/data/results/compare-new "
+	                        "tests/data/results/compare-old --threshold 5", &status);
 	cr_expect_eq(status, 1, "new -> old still has vector-add 1.6 -> 2.0 ms: SLOWER");
 	cr_expect(strstr(out, "1 gone") != NULL, "%s", out);
 	free(out);
-	free(cuarena("compare tests/data/results/basic tests/data/results/basic", &status));
+	free(run_cuarena("compare tests/data/results/basic tests/data/results/basic", &status));
 	cr_expect_eq(status, 0, "a run against itself");
 }
 
 Test(compare_runs, json_lists_every_task_with_its_status)
 {
 	int status;
-	char *out = cuarena("compare tests/data/results/compare-old tests/data/results/compare-new "
-	                    "--json", &status);
+	char *out = run_cuarena("compare tests/data/results/compare-old "
+	                        "tests/data/results/compare-new --json", &status);
 	cr_expect_eq(status, 1);
 	cr_expect(strstr(out, "\"regressions\":\t2") != NULL, "%s", out);
 	cr_expect(strstr(out, "\"status\":\t\"FAIL->PASS\"") != NULL, "%s", out);
@@ -258,6 +238,6 @@ ParameterizedTestParameters(compare_runs, misuse_is_a_usage_error)
 ParameterizedTest(struct misuse *m, compare_runs, misuse_is_a_usage_error)
 {
 	int status;
-	free(cuarena(m->args, &status));
+	free(run_cuarena(m->args, &status));
 	cr_expect_eq(status, m->status, "cuarena %s: exit %d", m->args, status);
 }

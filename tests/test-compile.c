@@ -10,6 +10,7 @@
 
 #include "compile/compile.h"
 #include "compile/symcheck.h"
+#include "cuarena-test.h"
 
 /* A tiny valid candidate: a kernel and cua_solve. */
 static const char valid_src[] =
@@ -30,7 +31,6 @@ static const char valid_src[] =
 	"\treturn (int)cudaGetLastError();\n"
 	"}\n";
 
-static char tmp[4096];      /* private directory of this test */
 static char cache[4200];    /* tmp/cache: not created until a build needs it */
 static struct cua_build_opts opts;
 static struct cua_build build;
@@ -38,12 +38,9 @@ static char err[CUA_ERR_LEN];
 
 static void setup(void)
 {
-	const char *root = getenv("CUARENA_ROOT");
-	cr_assert_not_null(root, "CUARENA_ROOT must name the repository root");
-	snprintf(tmp, sizeof(tmp), "/tmp/cuarena-test-compile-XXXXXX");
-	cr_assert_not_null(mkdtemp(tmp));
+	tmp_make();
 	snprintf(cache, sizeof(cache), "%s/cache", tmp);
-	cua_build_opts_init(&opts, root, cache);
+	cua_build_opts_init(&opts, root(), cache);
 	memset(&build, 0, sizeof(build));
 	err[0] = '\0';
 }
@@ -51,8 +48,7 @@ static void setup(void)
 static void teardown(void)
 {
 	cua_build_clear(&build);
-	if (tmp[0])
-		cua_rmtree(tmp);
+	tmp_remove();
 }
 
 TestSuite(compile, .init = setup, .fini = teardown, .timeout = 60);

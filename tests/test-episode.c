@@ -12,28 +12,9 @@
 
 #include "compile/compile.h"
 #include "episode/episode.h"
+#include "cuarena-test.h"
 
-static char tmp[4096];
-
-static void setup(void)
-{
-	snprintf(tmp, sizeof(tmp), "/tmp/cuarena-test-episode-XXXXXX");
-	cr_assert_not_null(mkdtemp(tmp));
-}
-
-static void teardown(void)
-{
-	if (tmp[0])
-		cua_rmtree(tmp);
-}
-
-TestSuite(episode, .init = setup, .fini = teardown);
-
-static const char *root(void)
-{
-	const char *r = getenv("CUARENA_ROOT");
-	return r ? r : ".";
-}
+TestSuite(episode, .init = tmp_make, .fini = tmp_remove);
 
 /* Begins an episode of L1/021-relu whose baselines ran on `gpu` (NULL: unknown). */
 static void begin(struct cua_episode *ep, struct cua_task **t, struct cua_report *base,

@@ -18,19 +18,13 @@
 #include "episode/agent.h"
 #include "cli/cli.h"
 #include "catalogue/task.h"
+#include "cuarena-test.h"
 
 static const struct cua_agent_i *ag;
 static void *agent;
 static void *episode;
 static struct cua_action act;
 static char err[CUA_ERR_LEN];
-
-static const char *root(void)
-{
-	const char *r = getenv("CUARENA_ROOT");
-	cr_assert(r && *r, "CUARENA_ROOT must name the repository root");
-	return r;
-}
 
 /* Path of a scripted agent (static buffer). */
 static const char *script(const char *name)

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "judge/judges.h"
+#include "cuarena-test.h"
 
 #define FD 3
 
@@ -19,9 +20,7 @@ static struct cua_sandbox_opts so;
 
 static void setup(void)
 {
-	const char *build = getenv("CUARENA_BUILD");
-	snprintf(exe, sizeof exe, "%s/tests/fake-judge", build && *build ? build : "build");
-	cr_assert(access(exe, X_OK) == 0, "%s is not built (make test)", exe);
+	snprintf(exe, sizeof exe, "%s", built("tests/fake-judge", X_OK));
 	char err[CUA_ERR_LEN];
 	cr_assert(cua_channel_key_new(&key, err, sizeof err) == CUA_OK);
 	cua_sandbox_opts_init(&so);

@@ -2,8 +2,8 @@
  * OpenAI-compatible server on 127.0.0.1 (an ephemeral port, a thread of this
  * test) serving scripted replies: code extraction, retries and backoff, timeouts,
  * broken bodies, fatal statuses, the conversation and its trimming, the API key,
- * config validation. Also code-block extraction (harness/episode/extract.c) and the
- * prompt helpers (harness/catalogue/prompts.c), table-driven. */
+ * config validation. (Code-block extraction: test-extract.c; the prompt helpers:
+ * test-prompts.c.) */
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
 
@@ -20,8 +20,7 @@
 #include <unistd.h>
 
 #include "episode/agent.h"
-#include "episode/extract.h"
-#include "catalogue/prompts.h"
+#include "cuarena-test.h"
 
 /* ---- the fake server ------------------------------------------------------ */
 
@@ -208,16 +207,8 @@ static const struct cua_agent_i *ag;
 static void *agent, *episode;
 static struct cua_action act;
 static char err[CUA_ERR_LEN];
-static char tmp[64];                     /* private temp dir for prompt files */
 static char *bodies[8];                  /* reply bodies built by ok_body() */
 static int nbodies;
-
-static const char *root(void)
-{
-	const char *r = getenv("CUARENA_ROOT");
-	cr_assert(r && *r, "CUARENA_ROOT must name the repository root");
-	return r;
-}
 
 static void setup(void)
 {
@@ -228,8 +219,7 @@ static void setup(void)
 	agent = episode = NULL;
 	memset(&act, 0, sizeof act);
 	err[0] = '\0';
-	snprintf(tmp, sizeof tmp, "/tmp/cuarena-test-llm-XXXXXX");
-	cr_assert_not_null(mkdtemp(tmp));
+	tmp_make();                      /* for prompt files */
 	/* Loopback must not go through a proxy from the environment. */
 	setenv("NO_PROXY", "127.0.0.1", 1);
 	setenv("no_proxy", "127.0.0.1", 1);
@@ -246,7 +236,7 @@ static void teardown(void)
 	for (int i = 0; i < nbodies; i++)
 		free(bodies[i]);
 	nbodies = 0;
-	cua_rmtree(tmp);
+	tmp_remove();
 }
 
 TestSuite(llm, .init = setup, .fini = teardown, .timeout = 20);
@@ -269,17 +259,6 @@ static const char *ok_body(const char *content, int pt, int ct, const char *fini
 	return bodies[nbodies++];
 }
 
-/* Writes tmp/NAME with text; returns its path (static buffer per slot). */
-static const char *write_tmp(const char *name, const char *text)
-{
-	static char paths[4][256];
-	static int slot;
-	char *p = paths[slot++ % 4], e[CUA_ERR_LEN];
-	snprintf(p, 256, "%s/%s", tmp, name);
-	cr_assert_eq(cua_write_file(p, text, strlen(text), e, sizeof e), CUA_OK, "%s", e);
-	return p;
-}
-
 /* init with base_url pointing at the fake server, fixed test templates, short
  * backoff and timeouts, and extra fields (a JSON fragment, or NULL) that
  * replace or add to those. */
@@ -298,8 +277,8 @@ static enum cua_status init_with(const char *fmt, ...)
 	         "{\"base_url\": \"http://127.0.0.1:%d/v1/\", \"model\": \"test-model\", "
 	         "\"system_prompt\": \"%s\", \"turn_prompt\": \"%s\", \"backoff_base_s\": 0.01, "
 	         "\"timeout_s\": 5, \"connect_timeout_s\": 2}",
-	         srv.port, write_tmp("system.md", "SYS"),
-	         write_tmp("turn.md", "T{{turn}}/{{max_turns}} {{task}}: {{observation}}"));
+	         srv.port, tmp_write("system.md", "SYS"),
+	         tmp_write("turn.md", "T{{turn}}/{{max_turns}} {{task}}: {{observation}}"));
 	snprintf(more, sizeof more, "{%s}", extra);
 	c = cJSON_Parse(json);
 	x = cJSON_Parse(more);
@@ -876,181 +855,4 @@ Test(llm, no_config_is_an_error_naming_base_url)
 {
 	cr_assert_eq(ag->init(NULL, &agent, err, sizeof err), CUA_E_INVALID);
 	cr_expect(strstr(err, "base_url"), "%s", err);
-}
-
-/* ---- code-block extraction (harness/episode/extract.c) ------------------------------- */
-
-struct extract_case {
-	char name[64];
-	char reply[240];
-	char code[96];               /* expected code; "" with a note means NULL */
-	char note[48];               /* expected note (prefix), "" when code is found */
-};
-
-static struct extract_case extract_cases[] = {
-	{ "one cuda block", "Text.\n```cuda\nint cua_solve(int a) { return 0; }\n```\nMore.",
-	  "int cua_solve(int a) { return 0; }\n", "" },
-	{ "the block defining cua_solve wins over a later one",
-	  "```cuda\nint cua_solve(int a) {}\n```\nBuild it:\n```bash\nnvcc -O3 k.cu\n```\n",
-	  "int cua_solve(int a) {}\n", "" },
-	{ "the last block defining cua_solve",
-	  "```cuda\nint cua_solve(int a) { v1 }\n```\n```cuda\nint cua_solve(int a) { v2 }\n```",
-	  "int cua_solve(int a) { v2 }\n", "" },
-	{ "a declaration does not count",
-	  "```c\nint cua_solve(int a);\n```\n```cpp\n__global__ void k() {}\n```",
-	  "__global__ void k() {}\n", "" },
-	{ "a c-family block over a later other one",
-	  "```cpp\nhelper();\n```\n```python\nprint(1)\n```", "helper();\n", "" },
-	{ "an untagged block is c-family", "```python\nx\n```\n```\nplain\n```\n", "plain\n", "" },
-	{ "else the last block", "```python\nprint(1)\n```\n", "print(1)\n", "" },
-	{ "tags are case-insensitive, c++", "```C++\na\n```\n```CUDA\nb\n```\n```text\nc\n```",
-	  "b\n", "" },
-	{ "no fence", "Use shared memory and a grid-stride loop.", "",
-	  "the reply had no fenced code block" },
-	{ "an empty reply", "", "", "the reply had no fenced code block" },
-	{ "inline triple backticks are not a fence", "Write ```cuda``` blocks please.", "",
-	  "the reply had no fenced code block" },
-	{ "unterminated fence", "```cuda\nint cua_solve(int a) {\n  return", "",
-	  "the reply's code block is not closed" },
-	{ "crlf line ends become lf", "Hi\r\n```cuda\r\nint x;\r\nint y;\r\n```\r\n",
-	  "int x;\nint y;\n", "" },
-	{ "tilde fences", "~~~c\nint t;\n~~~\n", "int t;\n", "" },
-	{ "a longer fence holds a shorter one",
-	  "````markdown\n```cuda\nin\n```\n````\n", "```cuda\nin\n```\n", "" },
-	{ "a closing fence may be longer", "```cuda\nx\n`````\n", "x\n", "" },
-	{ "a tilde line does not close backticks", "```cuda\nx\n~~~\ny\n```\n", "x\n~~~\ny\n", "" },
-	{ "text after a fence is not a close", "```cuda\nx\n``` not yet\ny\n```", "x\n``` not yet\ny\n",
-	  "" },
-	{ "indented fences lose their indentation", "1. Code:\n  ```cuda\n  int z;\n    w;\n  ```\n",
-	  "int z;\n  w;\n", "" },
-	{ "four spaces is not a fence", "    ```cuda\n    int q;\n    ```\n", "",
-	  "the reply had no fenced code block" },
-	{ "a space before the tag", "``` cuda\nint s;\n```", "int s;\n", "" },
-	{ "an empty block is a block", "```cuda\n```\n", "", "" },
-	{ "the last line without a newline", "```cuda\nint e;\n```", "int e;\n", "" },
-};
-
-ParameterizedTestParameters(extract, code_blocks_are_found_by_the_rules)
-{
-	return cr_make_param_array(struct extract_case, extract_cases,
-	                           CUA_ARRAY_LEN(extract_cases));
-}
-
-ParameterizedTest(struct extract_case *c, extract, code_blocks_are_found_by_the_rules)
-{
-	char note[256] = "junk";
-	char *code = cua_extract_code(c->reply, note, sizeof note);
-	if (c->code[0] || !c->note[0]) {
-		cr_assert_not_null(code, "%s: no code (%s)", c->name, note);
-		cr_expect_str_eq(code, c->code, "%s", c->name);
-		cr_expect_str_eq(note, "", "%s", c->name);
-	} else {
-		cr_expect_null(code, "%s: got %s", c->name, code ? code : "");
-		cr_expect(!strncmp(note, c->note, strlen(c->note)), "%s: note %s", c->name, note);
-	}
-	free(code);
-}
-
-Test(extract, a_null_reply_and_a_null_note_are_fine)
-{
-	cr_expect_null(cua_extract_code(NULL, NULL, 0));
-}
-
-struct solve_case {
-	char src[96];
-	bool defines;
-};
-
-static struct solve_case solve_cases[] = {
-	{ "int cua_solve(const struct cua_tensor *in, int n) {", true },
-	{ "int cua_solve(const struct cua_tensor *in, int n);", false },
-	{ "return cua_solve(in, n, out, m, s);", false },
-	{ "int my_cua_solve(int x) { }", false },
-	{ "int cua_solve_v2(int x) { }", false },
-	{ "int cua_solve /* c */ (int (*f)(int)) // c\n {", true },
-	{ "extern \"C\" int cua_solve(\n  int a,\n  int b)\n{\n}", true },
-	{ "int cua_solve(int a", false },
-};
-
-ParameterizedTestParameters(extract, defining_cua_solve_is_recognised)
-{
-	return cr_make_param_array(struct solve_case, solve_cases, CUA_ARRAY_LEN(solve_cases));
-}
-
-ParameterizedTest(struct solve_case *c, extract, defining_cua_solve_is_recognised)
-{
-	cr_expect_eq(cua_extract_defines_solve(c->src, strlen(c->src)), c->defines, "%s", c->src);
-}
-
-/* ---- prompt helpers (harness/catalogue/prompts.c) ------------------------------------- */
-
-Test(prompts, placeholders_are_filled_once_and_unknown_ones_kept)
-{
-	const char *keys[] = { "observation", "turn" };
-	const char *vals[] = { "obs with {{turn}} inside", "3" };
-	char *s = cua_prompt_fill("T{{turn}}: {{observation}} {{other}} {{turn}}{{", keys, vals, 2);
-	cr_assert_not_null(s);
-	cr_expect_str_eq(s, "T3: obs with {{turn}} inside {{other}} 3{{");
-	free(s);
-	s = cua_prompt_fill("", keys, vals, 2);
-	cr_expect_str_eq(s, "");
-	free(s);
-}
-
-static void put(const char *dir, const char *rel, const char *text)
-{
-	char path[4096], e[CUA_ERR_LEN];
-	snprintf(path, sizeof path, "%s/%s", dir, rel);
-	cr_assert_eq(cua_write_file(path, text, strlen(text), e, sizeof e), CUA_OK, "%s", e);
-}
-
-Test(prompts, the_hash_covers_names_and_contents_of_the_md_files_in_order)
-{
-	char dir[] = "/tmp/cuarena-test-prompts-XXXXXX", h0[65], h1[65], want[65];
-	char e[CUA_ERR_LEN], from[4200], to[4200];
-	cr_assert_not_null(mkdtemp(dir));
-	cr_expect_eq(cua_prompts_hash(dir, h0, e, sizeof e), CUA_E_NOT_FOUND);
-	cr_expect_str_eq(h0, "");
-	put(dir, "docs/prompts/notes.txt", "ignored");
-	cr_expect_eq(cua_prompts_hash(dir, h0, e, sizeof e), CUA_E_NOT_FOUND, "no .md yet");
-	put(dir, "docs/prompts/turn.md", "T");
-	put(dir, "docs/prompts/system.md", "S!");
-	cr_assert_eq(cua_prompts_hash(dir, h0, e, sizeof e), CUA_OK, "%s", e);
-
-	/* The documented scheme: name NUL size NUL contents, names sorted. */
-	struct cua_sha256 *h = cua_sha256_new();
-	cua_sha256_update(h, "system.md\0" "2\0" "S!", 10 + 2 + 2);
-	cua_sha256_update(h, "turn.md\0" "1\0" "T", 8 + 2 + 1);
-	cua_sha256_final(h, want);
-	cr_expect_str_eq(h0, want);
-
-	cr_assert_eq(cua_prompts_hash(dir, h1, e, sizeof e), CUA_OK);
-	cr_expect_str_eq(h0, h1, "stable");
-	put(dir, "docs/prompts/notes.txt", "changed");
-	cr_assert_eq(cua_prompts_hash(dir, h1, e, sizeof e), CUA_OK);
-	cr_expect_str_eq(h0, h1, "other files do not count");
-	put(dir, "docs/prompts/turn.md", "U");
-	cr_assert_eq(cua_prompts_hash(dir, h1, e, sizeof e), CUA_OK);
-	cr_expect_str_neq(h0, h1, "an edit changes it");
-	put(dir, "docs/prompts/turn.md", "T");
-	snprintf(from, sizeof from, "%s/docs/prompts/turn.md", dir);
-	snprintf(to, sizeof to, "%s/docs/prompts/turn2.md", dir);
-	cr_assert_eq(rename(from, to), 0);
-	cr_assert_eq(cua_prompts_hash(dir, h1, e, sizeof e), CUA_OK);
-	cr_expect_str_neq(h0, h1, "a rename changes it");
-	cua_rmtree(dir);
-}
-
-Test(prompts, the_shipped_templates_hash_and_have_their_placeholders)
-{
-	char h[65], e[CUA_ERR_LEN], path[4200], *turn = NULL;
-	const char *r = getenv("CUARENA_ROOT");
-	cr_assert_not_null(r);
-	cr_assert_eq(cua_prompts_hash(r, h, e, sizeof e), CUA_OK, "%s", e);
-	cr_expect_eq(strlen(h), 64);
-	snprintf(path, sizeof path, "%s/docs/prompts/turn.md", r);
-	cr_assert_eq(cua_read_file(path, 1 << 20, &turn, NULL, e, sizeof e), CUA_OK, "%s", e);
-	cr_expect(strstr(turn, "{{observation}}") && strstr(turn, "{{turn}}") &&
-	          strstr(turn, "{{max_turns}}"), "%s", turn);
-	free(turn);
 }

@@ -17,14 +17,13 @@
 #include <string.h>
 
 #include "results/metrics.h"
+#include "cuarena-test.h"
 
 static struct cua_run *load(const char *name)
 {
 	char path[4096], err[CUA_ERR_LEN] = "";
 	struct cua_run *run = NULL;
-	const char *root = getenv("CUARENA_ROOT");
-	cr_assert_not_null(root, "CUARENA_ROOT must name the repository root");
-	snprintf(path, sizeof(path), "%s/tests/data/results/%s", root, name);
+	snprintf(path, sizeof(path), "%s/tests/data/results/%s", root(), name);
 	cr_assert_eq(cua_run_load(path, &run, err, sizeof(err)), CUA_OK, "%s", err);
 	return run;
 }

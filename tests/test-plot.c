@@ -1,37 +1,18 @@
 /* test-plot.c — `cuarena plot` and `cuarena history --out`: gnuplot renders
  * every plot to a non-empty PNG (or SVG), the data files hold the numbers the
  * plots show, the roofline reads flops and bytes from the run alone, a run with
- * no correct task still plots, a missing gnuplot is an environment error. Skips when gnuplot is absent (tools/deps.sh). */
+ * no correct task still plots, a missing gnuplot is an environment error. Skips
+ * when gnuplot is absent (tools/deps.sh). */
 #include <criterion/criterion.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "boards/plot-gnuplot.h"
+#include "cuarena-test.h"
 
-static char tmp[64];
-
-static void setup(void)
-{
-	tmp[0] = '\0';
-}
-
-/* Creates the test's temporary folder; after any skip check, so a skipped test
- * leaves nothing behind. */
-static void make_tmp(void)
-{
-	snprintf(tmp, sizeof(tmp), "/tmp/cuarena-test-plot-XXXXXX");
-	cr_assert_not_null(mkdtemp(tmp));
-}
-
-static void teardown(void)
-{
-	if (tmp[0])
-		cua_rmtree(tmp);
-}
-
-TestSuite(plot, .init = setup, .fini = teardown);
+/* tmp is made by each test after its skip check, so a skipped test leaves
+ * nothing behind. */
+TestSuite(plot, .fini = tmp_remove);
 
 static void need_gnuplot(void)
 {
@@ -39,27 +20,6 @@ static void need_gnuplot(void)
 	if (!cua_plot_find_gnuplot(path, sizeof(path)))
 		cr_skip_test("gnuplot not found: install gnuplot-nox (tools/deps.sh) to run the "
 		             "plot tests");
-}
-
-/* Runs `ENV cuarena ARGS` in the repository root; stdout+stderr (heap). */
-static char *cuarena(const char *env, const char *args, int *status)
-{
-	char cmd[8192];
-	snprintf(cmd, sizeof(cmd), "cd '%s' && %s '%s/cuarena' %s 2>&1", getenv("CUARENA_ROOT"),
-	         env, getenv("CUARENA_BUILD"), args);
-	FILE *p = popen(cmd, "r");
-	cr_assert_not_null(p);
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *m = open_memstream(&buf, &len);
-	char chunk[4096];
-	size_t n;
-	while ((n = fread(chunk, 1, sizeof(chunk), p)) > 0)
-		fwrite(chunk, 1, n, m);
-	fclose(m);
-	int st = pclose(p);
-	*status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-	return buf;
 }
 
 /* Asserts tmp/NAME is a PNG of at least min_w pixels wide and min_bytes long. */
@@ -80,23 +40,15 @@ static void expect_png(const char *name, unsigned min_w, long min_bytes)
 	cr_expect_geq(w, min_w, "%s is %u px wide", name, w);
 }
 
-static char *slurp(const char *name)
-{
-	char path[4200], *s = NULL;
-	snprintf(path, sizeof(path), "%s/%s", tmp, name);
-	cr_assert_eq(cua_read_file(path, 1 << 24, &s, NULL, NULL, 0), CUA_OK, "no %s", path);
-	return s;
-}
-
 Test(plot, every_plot_renders_to_a_non_empty_png)
 {
 	need_gnuplot();
-	make_tmp();
+	tmp_make();
 	char args[512];
 	int status;
 	snprintf(args, sizeof(args), "plot tests/data/results/basic tests/data/results/beta "
 	                             "tests/data/results/weighted --out %s", tmp);
-	char *out = cuarena("", args, &status);
+	char *out = run_cuarena(args, &status);
 	cr_expect_eq(status, 0, "%s", out);
 	expect_png("fastp.png", 900, 10000);
 	expect_png("dist.png", 900, 10000);
@@ -108,23 +60,23 @@ Test(plot, every_plot_renders_to_a_non_empty_png)
 Test(plot, the_data_files_hold_the_plotted_numbers)
 {
 	need_gnuplot();
-	make_tmp();
+	tmp_make();
 	char args[512];
 	int status;
 	snprintf(args, sizeof(args), "plot tests/data/results/basic tests/data/results/beta "
 	                             "tests/data/results/weighted --out %s", tmp);
-	char *out = cuarena("", args, &status);
+	char *out = run_cuarena(args, &status);
 	cr_expect_eq(status, 0, "%s", out);
 	/* fast_p at p = 1 and 1.5: alpha 60 / 20, beta 80 / 60, cuda-agent 70 / 70 */
-	char *fastp = slurp("fastp.dat");
+	char *fastp = tmp_read("fastp.dat");
 	cr_expect(strstr(fastp, "\"p\" \"alpha v1\" \"beta v2\" \"cuda-agent paper\"\n") != NULL);
 	cr_expect(strstr(fastp, "\n1.00 60.0000 80.0000 70.0000\n") != NULL, "%.300s", fastp);
 	cr_expect(strstr(fastp, "\n1.50 20.0000 60.0000 70.0000\n") != NULL);
 	/* bars: failed tasks are NaN (no bar) */
-	char *bars = slurp("bars.dat");
+	char *bars = tmp_read("bars.dat");
 	cr_expect(strstr(bars, "\"L1/025-softmax\" NaN 1.6 NaN\n") != NULL, "%s", bars);
 	/* roofline: relu at 0.125 flop/byte, as the runs recorded it */
-	char *roof = slurp("roofline.dat");
+	char *roof = tmp_read("roofline.dat");
 	cr_expect(strstr(roof, "\n0.125 90 \"021-relu\"\n") != NULL, "%s", roof);
 	cr_expect(strstr(roof, "\"001-a\"") == NULL, "the weighted run has no %%SOL");
 	cr_expect(strstr(out, "left out") == NULL, "every plotted task was recorded: %s", out);
@@ -141,14 +93,14 @@ Test(plot, the_data_files_hold_the_plotted_numbers)
 Test(plot, the_roofline_reads_flops_and_bytes_from_the_run_only)
 {
 	need_gnuplot();
-	make_tmp();
+	tmp_make();
 	char args[512];
 	int status;
 	snprintf(args, sizeof(args), "plot tests/data/results/roofline --out %s", tmp);
-	char *out = cuarena("", args, &status);
+	char *out = run_cuarena(args, &status);
 	cr_expect_eq(status, 0, "%s", out);
 	expect_png("roofline.png", 1000, 10000);
-	char *roof = slurp("roofline.dat");
+	char *roof = tmp_read("roofline.dat");
 	cr_expect(strstr(roof, "\n1 55 \"990-gone\"\n") != NULL, "no task file, recorded: %s",
 	          roof);
 	cr_expect(strstr(roof, "\n0.125 90 \"021-relu\"\n") != NULL, "%s", roof);
@@ -158,7 +110,7 @@ Test(plot, the_roofline_reads_flops_and_bytes_from_the_run_only)
 	free(out);
 	/* a run from before they were recorded: the note, no roofline, exit 0 */
 	snprintf(args, sizeof(args), "plot tests/data/results/history/night-b --out %s/old", tmp);
-	out = cuarena("", args, &status);
+	out = run_cuarena(args, &status);
 	cr_expect_eq(status, 0, "%s", out);
 	cr_expect(strstr(out, "roofline: 3 correct tasks with a %SOL left out") != NULL, "%s", out);
 	cr_expect(strstr(out, "(roofline: no correct task") != NULL, "%s", out);
@@ -171,11 +123,11 @@ Test(plot, the_roofline_reads_flops_and_bytes_from_the_run_only)
 Test(plot, a_run_with_no_correct_task_plots_what_it_can)
 {
 	need_gnuplot();
-	make_tmp();
+	tmp_make();
 	char args[512];
 	int status;
 	snprintf(args, sizeof(args), "plot tests/data/results/none-correct --out %s", tmp);
-	char *out = cuarena("", args, &status);
+	char *out = run_cuarena(args, &status);
 	cr_expect_eq(status, 0, "%s", out);
 	expect_png("fastp.png", 900, 10000);
 	cr_expect(strstr(out, "(bars: no correct task with a speedup: no plot)") != NULL, "%s",
@@ -189,11 +141,11 @@ Test(plot, a_run_with_no_correct_task_plots_what_it_can)
 	/* beside a run that has bars it is named in the key, with none of its own */
 	snprintf(args, sizeof(args), "plot tests/data/results/basic tests/data/results/none-correct "
 	                             "--out %s/two", tmp);
-	out = cuarena("", args, &status);
+	out = run_cuarena(args, &status);
 	cr_expect_eq(status, 0, "%s", out);
 	expect_png("two/bars.png", 960, 10000);
 	cr_expect(strstr(out, "(bars: delta v0 has no correct task") != NULL, "%s", out);
-	char *vars = slurp("two/bars.vars.gp");
+	char *vars = tmp_read("two/bars.vars.gp");
 	cr_expect(strstr(vars, "barcols = \"2\"\nnobarcols = \"3\"\n") != NULL, "%s", vars);
 	free(vars);
 	free(out);
@@ -202,13 +154,13 @@ Test(plot, a_run_with_no_correct_task_plots_what_it_can)
 Test(plot, svg_is_written_when_asked)
 {
 	need_gnuplot();
-	make_tmp();
+	tmp_make();
 	char args[512];
 	int status;
 	snprintf(args, sizeof(args), "plot tests/data/results/basic --out %s --format svg", tmp);
-	char *out = cuarena("", args, &status);
+	char *out = run_cuarena(args, &status);
 	cr_expect_eq(status, 0, "%s", out);
-	char *svg = slurp("fastp.svg");
+	char *svg = tmp_read("fastp.svg");
 	cr_expect(strstr(svg, "<svg") != NULL);
 	cr_expect(strstr(svg, "alpha v1") != NULL, "the legend names the run");
 	free(svg);
@@ -218,14 +170,14 @@ Test(plot, svg_is_written_when_asked)
 Test(plot, history_draws_the_trend_of_nightly_runs)
 {
 	need_gnuplot();
-	make_tmp();
+	tmp_make();
 	char args[512];
 	int status;
 	snprintf(args, sizeof(args), "history tests/data/results/history --out %s", tmp);
-	char *out = cuarena("", args, &status);
+	char *out = run_cuarena(args, &status);
 	cr_expect_eq(status, 0, "%s", out);
 	expect_png("trend.png", 900, 10000);
-	char *dat = slurp("trend.dat");
+	char *dat = tmp_read("trend.dat");
 	/* oldest first: night-c (11-26), night-a, night-b */
 	char *c = strstr(dat, "night-c"), *a = strstr(dat, "night-a"), *b = strstr(dat, "night-b");
 	cr_expect(c && a && b && c < a && a < b, "%s", dat);
@@ -235,11 +187,12 @@ Test(plot, history_draws_the_trend_of_nightly_runs)
 
 Test(plot, a_missing_gnuplot_is_an_environment_error)
 {
-	make_tmp();
+	tmp_make();
 	char args[512];
 	int status;
 	snprintf(args, sizeof(args), "plot tests/data/results/basic --out %s", tmp);
-	char *out = cuarena("CUARENA_GNUPLOT=/nonexistent/gnuplot", args, &status);
+	struct cuarena_call no_gnuplot = {.env = "CUARENA_GNUPLOT=/nonexistent/gnuplot"};
+	char *out = run_cuarena_with(no_gnuplot, args, &status);
 	cr_expect_eq(status, 3, "%s", out);
 	cr_expect(strstr(out, "gnuplot-nox") != NULL, "%s", out);
 	free(out);
@@ -256,7 +209,7 @@ Test(plot, misuse_is_a_usage_error)
 	};
 	for (size_t i = 0; i < CUA_ARRAY_LEN(bad); i++) {
 		int status;
-		free(cuarena("", bad[i], &status));
+		free(run_cuarena(bad[i], &status));
 		cr_expect_eq(status, 2, "cuarena %s: exit %d", bad[i], status);
 	}
 }

@@ -9,25 +9,21 @@
 
 #include "compile/precheck.h"
 #include "compile/sass.h"
+#include "cuarena-test.h"
 
-static char tmp[4096];
 static struct cua_catalogue cat;
 static struct cua_eval_opts opts;
 static struct cua_eval ev;
 static struct cua_build build;
 static char err[CUA_ERR_LEN];
-static const char *root;
 
 static void setup(void)
 {
-	root = getenv("CUARENA_ROOT");
-	cr_assert_not_null(root, "CUARENA_ROOT must name the repository root");
-	snprintf(tmp, sizeof(tmp), "/tmp/cuarena-test-precheck-XXXXXX");
-	cr_assert_not_null(mkdtemp(tmp));
+	tmp_make();
 	char cache[4200];
 	snprintf(cache, sizeof(cache), "%s/cache", tmp);
-	cr_assert_eq(cua_catalogue_load(root, &cat, err, sizeof(err)), CUA_OK, "%s", err);
-	cua_eval_opts_init(&opts, root, NULL, cache);
+	cr_assert_eq(cua_catalogue_load(root(), &cat, err, sizeof(err)), CUA_OK, "%s", err);
+	cua_eval_opts_init(&opts, root(), NULL, cache);
 	/* these tests are about what links, not how fast: a Thrust build alone takes
 	 * ~13 s on 2 cores, and the suite runs other builds beside it */
 	opts.build.timeout_s = 400;
@@ -40,8 +36,7 @@ static void teardown(void)
 	cua_build_clear(&build);
 	cua_eval_clear(&ev);
 	cua_catalogue_clear(&cat);
-	if (tmp[0])
-		cua_rmtree(tmp);
+	tmp_remove();
 }
 
 TestSuite(precheck, .init = setup, .fini = teardown, .timeout = 600);
@@ -76,7 +71,7 @@ static void precheck_file(const char *name, const char *rel)
 	char path[4200];
 	const struct cua_task *t = cua_catalogue_find(&cat, name, err, sizeof(err));
 	cr_assert_not_null(t, "%s", err);
-	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	snprintf(path, sizeof(path), "%s/%s", root(), rel);
 	enum cua_status st = cua_precheck(t, path, CUA_SUBJECT_CANDIDATE, "candidate", &opts,
 	                                  NULL, &build, &ev, err, sizeof(err));
 	cr_assert_eq(st, CUA_OK, "%s", err);
@@ -191,7 +186,7 @@ Test(precheck, a_library_baseline_is_trusted_with_its_instructions)
 	need_tools();
 	char *src = NULL;
 	char path[4200];
-	snprintf(path, sizeof(path), "%s/tests/cheats/tf32-wmma-in-strict.cu", root);
+	snprintf(path, sizeof(path), "%s/tests/cheats/tf32-wmma-in-strict.cu", root());
 	cr_assert_eq(cua_read_file(path, 1 << 20, &src, NULL, err, sizeof(err)), CUA_OK);
 	precheck_text("sgemm", src, CUA_SUBJECT_BASELINE);
 	free(src);
@@ -236,12 +231,12 @@ Test(precheck, only_what_the_header_exports_is_exported)
 		"\tif (i < n) y[i] = relu_one(x[i]);\n"
 		"}\n" SOLVE_RELU("relu_kernel"), CUA_SUBJECT_CANDIDATE);
 	cr_assert_eq(ev.verdict, CUA_VERDICT_OK, "%s", ev.message);
-	char cmd[4400], line[512], all[4096] = "";
+	char cmd[4400], all[4096] = "";
+	int status;
 	snprintf(cmd, sizeof(cmd), "nm -D --defined-only '%s'", build.so_path);
-	FILE *p = popen(cmd, "r");
-	cr_assert_not_null(p);
+	char *out = sh(cmd, &status);
 	int functions = 0;
-	while (fgets(line, sizeof(line), p)) {
+	for (char *line = strtok(out, "\n"); line; line = strtok(NULL, "\n")) {
 		char addr[64], type[8], name[400];
 		if (sscanf(line, "%63s %7s %399s", addr, type, name) == 3 && !strcmp(type, "T")) {
 			functions++;
@@ -249,7 +244,7 @@ Test(precheck, only_what_the_header_exports_is_exported)
 			strcat(all, " ");
 		}
 	}
-	pclose(p);
+	free(out);
 	cr_expect_eq(functions, 1, "exported functions: %s", all);
 	cr_expect(strstr(all, "cua_solve "), "%s", all);
 }
@@ -262,7 +257,7 @@ Test(precheck, building_a_candidate_lists_its_sass_before_the_gpu_is_taken)
 	char path[4200], cached[4200];
 	const struct cua_task *t = cua_catalogue_find(&cat, "sgemm", err, sizeof(err));
 	cr_assert_not_null(t);
-	snprintf(path, sizeof(path), "%s/tests/gpu/candidates/sgemm-tiled.cu", root);
+	snprintf(path, sizeof(path), "%s/tests/gpu/candidates/sgemm-tiled.cu", root());
 	cr_assert_eq(cua_build_candidate(t, path, &opts, &build, err, sizeof(err)), CUA_OK, "%s",
 	             err);
 	cr_assert(build.ok);

@@ -11,13 +11,12 @@
 #include <cjson/cJSON.h>
 
 #include "results/results.h"
+#include "cuarena-test.h"
 
 static const char *fixture(const char *name)
 {
 	static char path[4096];
-	const char *root = getenv("CUARENA_ROOT");
-	cr_assert_not_null(root, "CUARENA_ROOT must name the repository root");
-	snprintf(path, sizeof(path), "%s/tests/data/results/%s", root, name);
+	snprintf(path, sizeof(path), "%s/tests/data/results/%s", root(), name);
 	return path;
 }
 

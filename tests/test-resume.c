@@ -11,22 +11,9 @@
 
 #include "compile/compile.h"
 #include "episode/run.h"
+#include "cuarena-test.h"
 
-static char tmp[4096];
-
-static void setup(void)
-{
-	snprintf(tmp, sizeof(tmp), "/tmp/cuarena-test-resume-XXXXXX");
-	cr_assert_not_null(mkdtemp(tmp));
-}
-
-static void teardown(void)
-{
-	if (tmp[0])
-		cua_rmtree(tmp);
-}
-
-TestSuite(resume, .init = setup, .fini = teardown, .timeout = 600);
+TestSuite(resume, .init = tmp_make, .fini = tmp_remove, .timeout = 600);
 
 static const char *bad_syntax =
 	"#include \"cuarena.h\"\nint cua_solve(const struct cua_tensor *i, int a, struct "
@@ -61,11 +48,11 @@ static bool run_child(const char *dir, bool resume, long kill_after_us)
 	if (pid == 0) {
 		char cache[4200], exe[4200], cfgtxt[4400], err[CUA_ERR_LEN];
 		snprintf(cache, sizeof(cache), "%s/cache", tmp);
-		snprintf(exe, sizeof(exe), "%s/cuarena", getenv("CUARENA_BUILD"));
+		snprintf(exe, sizeof(exe), "%s/cuarena", build_dir());
 		snprintf(cfgtxt, sizeof(cfgtxt), "{\"dir\": \"%s/replay\"}", tmp);
 		cJSON *cfg = cJSON_Parse(cfgtxt);
 		struct cua_run_opts o;
-		cua_run_opts_init(&o, getenv("CUARENA_ROOT"), exe, cache);
+		cua_run_opts_init(&o, root(), exe, cache);
 		o.agent = cua_agent_find("replay");
 		o.agent_config = cfg;
 		o.turns = 4;

@@ -14,30 +14,9 @@
 #include "judge/eval.h"
 #include "episode/run.h"
 #include "results/results.h"
+#include "cuarena-test.h"
 
-static char tmp[4096];
-
-static void setup(void)
-{
-	snprintf(tmp, sizeof(tmp), "/tmp/cuarena-test-run-XXXXXX");
-	cr_assert_not_null(mkdtemp(tmp));
-}
-
-static void teardown(void)
-{
-	if (tmp[0])
-		cua_rmtree(tmp);
-}
-
-TestSuite(run, .init = setup, .fini = teardown, .timeout = 180);
-
-static void put(const char *rel, const char *text)
-{
-	char p[4400], err[CUA_ERR_LEN];
-	snprintf(p, sizeof(p), "%s/%s", tmp, rel);
-	cr_assert_eq(cua_write_file(p, text, strlen(text), err, sizeof(err)), CUA_OK, "%s",
-	             err);
-}
+TestSuite(run, .init = tmp_make, .fini = tmp_remove, .timeout = 180);
 
 /* Lines of a results file, parsed. */
 static int read_lines(const char *name, cJSON **out, int max)
@@ -77,15 +56,13 @@ static struct cua_run_opts replay_opts(cJSON **cfg)
 {
 	static char cache[4200], out[4200], exe[4200];
 	char cfgtxt[4400];
-	const char *build = getenv("CUARENA_BUILD");
-	cr_assert_not_null(build, "CUARENA_BUILD must name the build directory");
-	snprintf(exe, sizeof(exe), "%s/cuarena", build);
+	snprintf(exe, sizeof(exe), "%s/cuarena", build_dir());
 	snprintf(cache, sizeof(cache), "%s/cache", tmp);
 	snprintf(out, sizeof(out), "%s/out", tmp);
 	snprintf(cfgtxt, sizeof(cfgtxt), "{\"dir\": \"%s/replay\"}", tmp);
 	*cfg = cJSON_Parse(cfgtxt);
 	struct cua_run_opts o;
-	cua_run_opts_init(&o, getenv("CUARENA_ROOT"), exe, cache);
+	cua_run_opts_init(&o, root(), exe, cache);
 	o.agent = cua_agent_find("replay");
 	o.agent_config = *cfg;
 	o.tasks_glob = "L1/0[2][01]-*";     /* 020-vector-add, 021-relu (not L2/021) */
@@ -102,10 +79,10 @@ Test(run, replayed_failures_are_recorded_turn_by_turn)
 	const char *forbidden = "#include \"cuarena.h\"\n#include <stdlib.h>\nint cua_solve("
 	                        "const struct cua_tensor *i, int a, struct cua_tensor *o, int b, "
 	                        "cudaStream_t s) { return system(\"true\"); }\n";
-	put("replay/L1/021-relu/turn-1.cu", bad_syntax);
-	put("replay/L1/021-relu/turn-2.cu", forbidden);
-	put("replay/L1/020-vector-add/turn-1.cu", bad_syntax);
-	put("replay/L1/020-vector-add/turn-2.cu", forbidden);
+	tmp_write("replay/L1/021-relu/turn-1.cu", bad_syntax);
+	tmp_write("replay/L1/021-relu/turn-2.cu", forbidden);
+	tmp_write("replay/L1/020-vector-add/turn-1.cu", bad_syntax);
+	tmp_write("replay/L1/020-vector-add/turn-2.cu", forbidden);
 
 	char err[CUA_ERR_LEN] = "";
 	cJSON *cfg;
@@ -190,7 +167,7 @@ Test(run, an_unknown_task_pattern_is_a_usage_error)
 	struct cua_run_opts o;
 	struct cua_run_summary sum;
 	char err[CUA_ERR_LEN] = "";
-	cua_run_opts_init(&o, getenv("CUARENA_ROOT"), "/nonexistent/cuarena", tmp);
+	cua_run_opts_init(&o, root(), "/nonexistent/cuarena", tmp);
 	o.agent = cua_agent_find("reference");
 	o.tasks_glob = "no-such-task-*";
 	o.require_gpu = false;
@@ -205,7 +182,7 @@ Test(run, without_a_gpu_a_real_run_refuses_to_start)
 	struct cua_run_opts o;
 	struct cua_run_summary sum;
 	char err[CUA_ERR_LEN] = "";
-	cua_run_opts_init(&o, getenv("CUARENA_ROOT"), "/nonexistent/cuarena", tmp);
+	cua_run_opts_init(&o, root(), "/nonexistent/cuarena", tmp);
 	o.agent = cua_agent_find("reference");
 	cr_expect_eq(cua_run(&o, &sum, err, sizeof(err)), CUA_E_NO_GPU);
 	cr_expect(strstr(err, "GPU") != NULL, "%s", err);
@@ -217,8 +194,8 @@ Test(run, each_task_runs_on_one_of_the_listed_gpus)
 {
 	if (!cua_find_nvcc())
 		cr_skip_test("no nvcc: the run engine test builds candidates");
-	put("replay/L1/020-vector-add/turn-1.cu", bad_syntax);
-	put("replay/L1/021-relu/turn-1.cu", bad_syntax);
+	tmp_write("replay/L1/020-vector-add/turn-1.cu", bad_syntax);
+	tmp_write("replay/L1/021-relu/turn-1.cu", bad_syntax);
 	char err[CUA_ERR_LEN] = "";
 	cJSON *cfg;
 	struct cua_run_opts o = replay_opts(&cfg);
@@ -353,8 +330,8 @@ Test(run, a_resumed_task_stays_on_its_baselines_gpu)
 {
 	if (!cua_find_nvcc())
 		cr_skip_test("no nvcc: the run engine test builds candidates");
-	put("replay/L1/020-vector-add/turn-1.cu", bad_syntax);
-	put("replay/L1/021-relu/turn-1.cu", bad_syntax);
+	tmp_write("replay/L1/020-vector-add/turn-1.cu", bad_syntax);
+	tmp_write("replay/L1/021-relu/turn-1.cu", bad_syntax);
 	char err[CUA_ERR_LEN] = "";
 	cJSON *cfg;
 	struct cua_run_opts o = replay_opts(&cfg);
@@ -428,8 +405,8 @@ Test(run, a_resumed_run_counts_the_time_of_every_invocation)
 {
 	if (!cua_find_nvcc())
 		cr_skip_test("no nvcc: the run engine test builds candidates");
-	put("replay/L1/020-vector-add/turn-1.cu", bad_syntax);
-	put("replay/L1/021-relu/turn-1.cu", bad_syntax);
+	tmp_write("replay/L1/020-vector-add/turn-1.cu", bad_syntax);
+	tmp_write("replay/L1/021-relu/turn-1.cu", bad_syntax);
 	char err[CUA_ERR_LEN] = "";
 	cJSON *cfg;
 	struct cua_run_opts o = replay_opts(&cfg);
@@ -515,7 +492,7 @@ Test(run, candidates_gpu_time_is_kept_apart_from_the_baselines)
 {
 	if (!cua_find_nvcc())
 		cr_skip_test("no nvcc: the run engine test builds candidates");
-	put("replay/L1/020-vector-add/turn-1.cu",
+	tmp_write("replay/L1/020-vector-add/turn-1.cu",
 	    "#include \"cuarena.h\"\nint cua_solve(const struct cua_tensor *i, int a, "
 	    "struct cua_tensor *o, int b, cudaStream_t s) { return 0; }\n");
 	char err[CUA_ERR_LEN] = "";
@@ -647,10 +624,10 @@ Test(run, a_resume_reads_its_results_through_the_results_reader)
 {
 	if (!cua_find_nvcc())
 		cr_skip_test("no nvcc: the run engine test builds candidates");
-	put("replay/L1/020-vector-add/turn-1.cu", bad_syntax);
-	put("replay/L1/020-vector-add/turn-2.cu", bad_syntax);
-	put("replay/L1/021-relu/turn-1.cu", bad_syntax);
-	put("replay/L1/021-relu/turn-2.cu", bad_syntax);
+	tmp_write("replay/L1/020-vector-add/turn-1.cu", bad_syntax);
+	tmp_write("replay/L1/020-vector-add/turn-2.cu", bad_syntax);
+	tmp_write("replay/L1/021-relu/turn-1.cu", bad_syntax);
+	tmp_write("replay/L1/021-relu/turn-2.cu", bad_syntax);
 	char err[CUA_ERR_LEN] = "";
 	cJSON *cfg;
 	struct cua_run_opts o = replay_opts(&cfg);
@@ -725,8 +702,8 @@ Test(run, baselines_record_the_tasks_flops_and_bytes)
 {
 	if (!cua_find_nvcc())
 		cr_skip_test("no nvcc: the run engine test builds candidates");
-	put("replay/L1/020-vector-add/turn-1.cu", bad_syntax);
-	put("replay/L1/021-relu/turn-1.cu", bad_syntax);
+	tmp_write("replay/L1/020-vector-add/turn-1.cu", bad_syntax);
+	tmp_write("replay/L1/021-relu/turn-1.cu", bad_syntax);
 	char err[CUA_ERR_LEN] = "";
 	cJSON *cfg;
 	struct cua_run_opts o = replay_opts(&cfg);
@@ -900,12 +877,12 @@ Test(run, baselines_are_built_before_the_gpu_is_taken)
 		cr_skip_test("no nvcc: the test builds the baselines");
 	char dir[4200], cache[4200], err[CUA_ERR_LEN] = "", path[4300];
 	struct cua_task *t;
-	snprintf(dir, sizeof(dir), "%s/tasks/L1/021-relu", getenv("CUARENA_ROOT"));
+	snprintf(dir, sizeof(dir), "%s/tasks/L1/021-relu", root());
 	cr_assert_eq(cua_task_load(dir, &t, err, sizeof(err)), CUA_OK, "%s", err);
 	cr_assert_geq(t->n_baselines, 1, "021-relu has a cuDNN baseline");
 	snprintf(cache, sizeof(cache), "%s/cache", tmp);
 	struct cua_eval_opts o;
-	cua_eval_opts_init(&o, getenv("CUARENA_ROOT"), "/bin/false", cache);
+	cua_eval_opts_init(&o, root(), "/bin/false", cache);
 
 	int built = -1;
 	cr_assert_eq(cua_prebuild_baselines(t, &o, &built, err, sizeof(err)), CUA_OK, "%s", err);
@@ -932,9 +909,9 @@ Test(run, baselines_are_built_before_the_gpu_is_taken)
 Test(run, a_reply_without_code_is_a_turn_not_a_candidate_and_agent_failures_are_counted)
 {
 	/* an exec agent that answers turn 1 with no code, then dies */
-	put("agent.sh", "#!/bin/sh\nread line\n"
-	                "echo '{\"type\": \"action\", \"note\": \"thinking\"}'\n"
-	                "read line\nexit 3\n");
+	tmp_write("agent.sh", "#!/bin/sh\nread line\n"
+	                      "echo '{\"type\": \"action\", \"note\": \"thinking\"}'\n"
+	                      "read line\nexit 3\n");
 	char script[4400], cfgtxt[4600];
 	snprintf(script, sizeof(script), "%s/agent.sh", tmp);
 	cr_assert_eq(chmod(script, 0755), 0);

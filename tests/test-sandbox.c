@@ -12,19 +12,14 @@
 #include <unistd.h>
 
 #include "judge/sandbox.h"
-
-static char helper_path[4096];
+#include "cuarena-test.h"
 
 /* Path of a built helper program: $CUARENA_BUILD/tests/helpers/NAME. */
 static const char *helper(const char *name)
 {
-	const char *build = getenv("CUARENA_BUILD");
-
-	snprintf(helper_path, sizeof helper_path, "%s/tests/helpers/%s",
-	         build && *build ? build : "build", name);
-	cr_assert(access(helper_path, X_OK) == 0, "helper %s is not built (make test)",
-	          helper_path);
-	return helper_path;
+	char rel[256];
+	snprintf(rel, sizeof rel, "tests/helpers/%s", name);
+	return built(rel, X_OK);
 }
 
 static struct cua_sandbox_opts opts;
@@ -336,9 +331,8 @@ Test(sandbox, program_without_a_slash_is_searched_in_path)
 Test(sandbox, relative_program_path_is_resolved_before_the_chdir)
 {
 	const char *argv[] = { "tests/helpers/exit3", NULL };
-	const char *build = getenv("CUARENA_BUILD");
 
-	cr_assert_eq(chdir(build && *build ? build : "build"), 0);
+	cr_assert_eq(chdir(build_dir()), 0);
 	cr_assert_eq(cua_sandbox_run(argv, &opts, &res, err, sizeof err), CUA_OK, "%s", err);
 	cr_expect_eq(res.code, 3);
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "compile/sass.h"
+#include "cuarena-test.h"
 
 static struct cua_sass_scan scan;
 static char msg[1024];
@@ -17,11 +18,10 @@ TestSuite(sass, .timeout = 20);
 
 static void parse_fixture(const char *name)
 {
-	const char *root = getenv("CUARENA_ROOT");
 	char path[4200], *buf = NULL, err[CUA_ERR_LEN];
 	size_t len = 0;
 
-	snprintf(path, sizeof path, "%s/tests/data/sass/%s", root ? root : ".", name);
+	snprintf(path, sizeof path, "%s/tests/data/sass/%s", root(), name);
 	cr_assert_eq(cua_read_file(path, 4 << 20, &buf, &len, err, sizeof err), CUA_OK, "%s", err);
 	cua_sass_parse(buf, len, &scan);
 	free(buf);

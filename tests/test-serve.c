@@ -8,6 +8,7 @@
 
 #include "episode/envproto.h"
 #include "episode/serve.h"
+#include "cuarena-test.h"
 
 struct listen_case {
 	const char *in, *host;
@@ -52,8 +53,7 @@ static struct cua_catalogue cat;
 static void load(void)
 {
 	char err[CUA_ERR_LEN];
-	const char *root = getenv("CUARENA_ROOT");
-	enum cua_status st = cua_catalogue_load(root ? root : ".", &cat, err, sizeof(err));
+	enum cua_status st = cua_catalogue_load(root(), &cat, err, sizeof(err));
 	cr_assert(st == CUA_OK || st == CUA_E_PARSE, "%s", err);
 }
 

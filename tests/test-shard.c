@@ -8,8 +8,9 @@
 #include <cjson/cJSON.h>
 
 #include "episode/shard.h"
+#include "cuarena-test.h"
 
-TestSuite(shard, .timeout = 60);
+TestSuite(shard, .fini = tmp_remove, .timeout = 60);
 
 /* Criterion hands parameters to a separate worker process: strings are arrays. */
 struct parse_case {
@@ -102,7 +103,7 @@ Test(shard, bad_costs_count_as_nothing_and_change_no_one_elses_shard)
 static int level1(struct cua_catalogue *cat, const struct cua_task **t)
 {
 	char err[CUA_ERR_LEN];
-	enum cua_status st = cua_catalogue_load(getenv("CUARENA_ROOT"), cat, err, sizeof(err));
+	enum cua_status st = cua_catalogue_load(root(), cat, err, sizeof(err));
 	cr_assert(st == CUA_OK || st == CUA_E_PARSE, "%s", err);
 	int n = 0;
 	for (int i = 0; i < cat->n; i++)
@@ -151,7 +152,7 @@ Test(shard, the_h200_runs_measured_baselines_balance_the_catalogue)
 {
 	char costs[4200];
 	snprintf(costs, sizeof(costs), "%s/results/2026-11-29-h200-replay",
-	         getenv("CUARENA_ROOT"));
+	         root());
 	int counts[4], measured = 0;
 	double exp[4];
 	split4(costs, counts, exp, &measured);
@@ -181,7 +182,7 @@ Test(shard, measured_costs_balance_eight_shards_better_than_counting_tasks)
 {
 	char costs[4200], err[CUA_ERR_LEN] = "";
 	snprintf(costs, sizeof(costs), "%s/results/2026-11-29-h200-replay",
-	         getenv("CUARENA_ROOT"));
+	         root());
 	struct cua_catalogue cat;
 	const struct cua_task *t[1024];
 	int n = level1(&cat, t);
@@ -225,8 +226,9 @@ Test(shard, more_shards_than_tasks_is_refused)
 
 Test(shard, a_bad_line_of_the_costs_run_is_named)
 {
-	char dir[] = "/tmp/cuarena-test-shard-XXXXXX", path[4200], err[CUA_ERR_LEN] = "";
-	cr_assert_not_null(mkdtemp(dir));
+	char path[4200], err[CUA_ERR_LEN] = "";
+	tmp_make();
+	const char *dir = tmp;
 	snprintf(path, sizeof(path), "%s/baselines.jsonl", dir);
 	const char *txt = "{\"task\":\"L1/021-relu\",\"eval\":{\"subject\":\"nvcc\","
 	                  "\"seconds\":{\"run\":4.5}}}\nnot json\n{}\n";
@@ -249,14 +251,13 @@ Test(shard, a_bad_line_of_the_costs_run_is_named)
 	cr_assert_geq(relu, 0);
 	cr_expect_eq(unit[relu], 4.5);
 	cua_catalogue_clear(&cat);
-	cua_rmtree(dir);
 }
 
 Test(shard, the_model_is_finite_and_above_its_floor_for_every_task)
 {
 	char err[CUA_ERR_LEN];
 	struct cua_catalogue cat;
-	enum cua_status st = cua_catalogue_load(getenv("CUARENA_ROOT"), &cat, err, sizeof(err));
+	enum cua_status st = cua_catalogue_load(root(), &cat, err, sizeof(err));
 	cr_assert(st == CUA_OK || st == CUA_E_PARSE, "%s", err);
 	for (int i = 0; i < cat.n; i++) {
 		double s = cua_shard_model_s(cat.tasks[i]);

@@ -7,19 +7,13 @@
 #include <cjson/cJSON.h>
 
 #include "judge/report.h"
-
-static const char *repo_root(void)
-{
-	const char *root = getenv("CUARENA_ROOT");
-	cr_assert_not_null(root, "CUARENA_ROOT must name the repository root");
-	return root;
-}
+#include "cuarena-test.h"
 
 /* Root of the fixture tree, in a static buffer. */
 static const char *sol_root(void)
 {
 	static char path[4096];
-	snprintf(path, sizeof(path), "%s/tests/data/sol", repo_root());
+	snprintf(path, sizeof(path), "%s/tests/data/sol", root());
 	return path;
 }
 
@@ -184,13 +178,13 @@ Test(sol, ceilings_load_reads_the_h200_file_of_the_repo)
 {
 	char err[CUA_ERR_LEN] = "", path[4200], *text = NULL;
 	struct cua_ceilings c;
-	cr_assert_eq(cua_ceilings_load(repo_root(), "NVIDIA H200", &c, err, sizeof(err)),
+	cr_assert_eq(cua_ceilings_load(root(), "NVIDIA H200", &c, err, sizeof(err)),
 	             CUA_OK, "%s", err);
 	cr_expect(c.known);
 	cr_expect_str_eq(c.gpu, "NVIDIA H200");
 
 	/* Same numbers as the file holds (read here independently). */
-	cua_ceilings_path(repo_root(), "NVIDIA H200", path, sizeof(path));
+	cua_ceilings_path(root(), "NVIDIA H200", path, sizeof(path));
 	cr_assert_eq(cua_read_file(path, 1 << 20, &text, NULL, err, sizeof(err)), CUA_OK,
 	             "%s", err);
 	cJSON *j = cJSON_Parse(text);

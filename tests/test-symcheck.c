@@ -8,39 +8,26 @@
 #include <unistd.h>
 
 #include "compile/symcheck.h"
-
-static char so_path_buf[4096];
+#include "cuarena-test.h"
 
 /* Path of a built fixture: $CUARENA_BUILD/tests/so/NAME.so. */
 static const char *so_path(const char *name)
 {
-	const char *build = getenv("CUARENA_BUILD");
-
-	snprintf(so_path_buf, sizeof so_path_buf, "%s/tests/so/%s.so",
-	         build && *build ? build : "build", name);
-	cr_assert(access(so_path_buf, R_OK) == 0, "fixture %s is not built (make test)",
-	          so_path_buf);
-	return so_path_buf;
+	char rel[256];
+	snprintf(rel, sizeof rel, "tests/so/%s.so", name);
+	return built(rel, R_OK);
 }
 
 static struct cua_symcheck_result res;
 static char err[CUA_ERR_LEN];
-static char tmpdir[256];
 
 static void setup(void)
 {
 	memset(&res, 0, sizeof res);
 	err[0] = '\0';
-	tmpdir[0] = '\0';
 }
 
-static void teardown(void)
-{
-	if (tmpdir[0])
-		cua_rmtree(tmpdir);
-}
-
-TestSuite(symcheck, .init = setup, .fini = teardown, .timeout = 20);
+TestSuite(symcheck, .init = setup, .fini = tmp_remove, .timeout = 20);
 
 /* The kept violation for symbol, or NULL. */
 static const struct cua_violation *find_violation(const char *symbol)
@@ -59,16 +46,14 @@ static void check_fixture(const char *name, const struct cua_symcheck_policy *po
 	cr_assert_eq(st, CUA_OK, "%s: %d %s", name, st, err);
 }
 
-/* A scratch file in a private temp dir, holding len bytes of buf. */
+/* A scratch file in tmp (made on first use), holding len bytes of buf. */
 static const char *scratch_file(const char *name, const void *buf, size_t len)
 {
 	static char path[512];
 
-	if (!tmpdir[0]) {
-		snprintf(tmpdir, sizeof tmpdir, "/tmp/cuarena-symcheck-XXXXXX");
-		cr_assert_not_null(mkdtemp(tmpdir));
-	}
-	snprintf(path, sizeof path, "%s/%s", tmpdir, name);
+	if (!tmp[0])
+		tmp_make();
+	snprintf(path, sizeof path, "%s/%s", tmp, name);
 	FILE *f = fopen(path, "wb");
 	cr_assert_not_null(f);
 	cr_assert_eq(fwrite(buf, 1, len, f), len);

@@ -5,31 +5,14 @@
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
 #include <string.h>
-#include <sys/wait.h>
 
-#include "common.h"
+#include "cuarena-test.h"
 
-/* Runs `cuarena ARGS` in the repository root; returns its stdout (heap) and
- * sets *status to its exit status. */
+/* Runs `cuarena ARGS` in the repository root; its stdout alone (heap), as the
+ * golden files hold it, and *status. */
 static char *cuarena(const char *args, int *status)
 {
-	const char *root = getenv("CUARENA_ROOT"), *build = getenv("CUARENA_BUILD");
-	char cmd[8192];
-	cr_assert(root && build, "CUARENA_ROOT and CUARENA_BUILD must be set");
-	snprintf(cmd, sizeof(cmd), "cd '%s' && '%s/cuarena' %s 2>/dev/null", root, build, args);
-	FILE *p = popen(cmd, "r");
-	cr_assert_not_null(p);
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *m = open_memstream(&buf, &len);
-	char chunk[4096];
-	size_t n;
-	while ((n = fread(chunk, 1, sizeof(chunk), p)) > 0)
-		fwrite(chunk, 1, n, m);
-	fclose(m);
-	int st = pclose(p);
-	*status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-	return buf;
+	return run_cuarena_with((struct cuarena_call){.quiet = true}, args, status);
 }
 
 struct golden {
@@ -63,7 +46,7 @@ ParameterizedTest(struct golden *g, table, output_matches_its_golden_file)
 	int status;
 	char *got = cuarena(g->args, &status);
 	cr_expect_eq(status, 0, "cuarena %s: exit %d", g->args, status);
-	snprintf(path, sizeof(path), "%s/tests/data/golden/%s", getenv("CUARENA_ROOT"), g->file);
+	snprintf(path, sizeof(path), "%s/tests/data/golden/%s", root(), g->file);
 	if (getenv("CUARENA_UPDATE_GOLDEN")) {
 		cr_assert_eq(cua_write_file(path, got, strlen(got), NULL, 0), CUA_OK);
 		free(got);

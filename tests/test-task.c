@@ -9,25 +9,28 @@
 #include "catalogue/prompts.h"
 #include "cli/cli.h"
 #include "catalogue/task.h"
+#include "cuarena-test.h"
 
 /* Path of a fixture under tests/data/tasks/, in a static buffer. */
 static const char *fixture(const char *rel)
 {
 	static char path[4096];
-	const char *root = getenv("CUARENA_ROOT");
-	cr_assert_not_null(root, "CUARENA_ROOT must name the repository root");
-	snprintf(path, sizeof(path), "%s/tests/data/tasks/%s", root, rel);
+	snprintf(path, sizeof(path), "%s/tests/data/tasks/%s", root(), rel);
 	return path;
 }
 
-/* A fresh private directory, removed by the caller with cua_rmtree. */
-static char *temp_dir(void)
+/* A fresh private directory: tmp, emptied (tmp_remove) and made again. The
+ * suites' .fini removes the last one, whether the test passed or not. */
+static const char *fresh_tmp(void)
 {
-	char *dir = strdup("/tmp/cuarena-test-task-XXXXXX");
-	cr_assert_not_null(dir);
-	cr_assert_not_null(mkdtemp(dir));
-	return dir;
+	tmp_remove();
+	tmp_make();
+	return tmp;
 }
+
+TestSuite(task, .fini = tmp_remove);
+TestSuite(catalogue, .fini = tmp_remove);
+TestSuite(layers, .fini = tmp_remove);
 
 static void write_text(const char *dir, const char *rel, const char *text)
 {
@@ -240,7 +243,8 @@ ParameterizedTest(struct bad_case *c, task, rejects_malformed_task_json_naming_f
 
 Test(task, rejects_a_file_over_one_mebibyte)
 {
-	char err[CUA_ERR_LEN] = "", *dir = temp_dir(), path[4096];
+	char err[CUA_ERR_LEN] = "", path[4096];
+	const char *dir = fresh_tmp();
 	struct cua_task *t = NULL;
 	size_t n = (1 << 20) + 1;
 	char *big = malloc(n + 1);
@@ -254,8 +258,7 @@ Test(task, rejects_a_file_over_one_mebibyte)
 	cr_expect_null(t);
 	cr_expect(strstr(err, "001-big/task.json: file is larger than 1 MiB") != NULL, "%s", err);
 	free(big);
-	cua_rmtree(dir);
-	free(dir);
+	tmp_remove();
 }
 
 Test(task, reports_a_missing_task_json_as_not_found)
@@ -380,7 +383,8 @@ Test(catalogue, fails_cleanly_when_there_is_no_tasks_folder)
 
 Test(catalogue, hashes_each_file_as_path_nul_contents_in_path_order)
 {
-	char err[CUA_ERR_LEN] = "", want[65], *dir = temp_dir();
+	char err[CUA_ERR_LEN] = "", want[65];
+	const char *dir = fresh_tmp();
 	struct cua_catalogue cat;
 	static const char stream[] = "a.txt\0x" "sub/b.txt\0yz";
 	write_text(dir, "tasks/sub/b.txt", "yz");
@@ -390,13 +394,13 @@ Test(catalogue, hashes_each_file_as_path_nul_contents_in_path_order)
 	cr_expect_str_eq(cat.hash, want);
 	cr_expect_eq(cat.n, 0);
 	cua_catalogue_clear(&cat);
-	cua_rmtree(dir);
-	free(dir);
+	tmp_remove();
 }
 
 Test(catalogue, hash_changes_when_any_file_under_tasks_changes)
 {
-	char err[CUA_ERR_LEN] = "", h0[65], *dir = temp_dir();
+	char err[CUA_ERR_LEN] = "", h0[65];
+	const char *dir = fresh_tmp();
 	struct cua_catalogue cat;
 	char *task = read_text(fixture("good/tasks/L1/020-relu/task.json"));
 	write_text(dir, "tasks/L1/020-relu/task.json", task);
@@ -423,8 +427,7 @@ Test(catalogue, hash_changes_when_any_file_under_tasks_changes)
 	cua_catalogue_clear(&cat);
 
 	free(task);
-	cua_rmtree(dir);
-	free(dir);
+	tmp_remove();
 }
 
 struct find_case {
@@ -481,12 +484,12 @@ ParameterizedTest(struct find_case *c, catalogue, finds_a_task_by_id_folder_slug
 
 /* Writes DIR/tasks/L3/001-net/task.json with input `params` declared by the
  * layer list `layers` (JSON text) and the given extra top-level fields, then
- * loads it. The caller frees *t and removes *dir. */
+ * loads it. DIR is a fresh tmp (*dir); the caller frees *t. */
 static enum cua_status load_net(const char *layers, const char *extra, struct cua_task **t,
-                                char **dir, char *err, size_t errlen)
+                                const char **dir, char *err, size_t errlen)
 {
 	char path[4096], *json = NULL;
-	*dir = temp_dir();
+	*dir = fresh_tmp();
 	snprintf(path, sizeof(path), "%s/tasks/L3/001-net", *dir);
 	cr_assert_eq(cua_mkdirs(path, err, errlen), CUA_OK, "%s", err);
 	cr_assert(asprintf(&json,
@@ -513,7 +516,8 @@ static const struct cua_segment *seg(const struct cua_task *t, int k)
 
 Test(layers, expand_to_state_dict_segments_each_aligned_to_64_elements)
 {
-	char err[CUA_ERR_LEN] = "", *dir;
+	char err[CUA_ERR_LEN] = "";
+	const char *dir;
 	struct cua_task *t = NULL;
 	cr_assert_eq(load_net("[{\"conv2d\": \"conv1\", \"in\": 3, \"out\": \"C\", \"k\": 7,"
 	                      "  \"bias\": false},"
@@ -559,13 +563,13 @@ Test(layers, expand_to_state_dict_segments_each_aligned_to_64_elements)
 	cr_expect_eq(dims[0], 2691, "the same P in every shape set");
 	cr_expect_eq(t->memory_mb, 100);
 	cua_task_free(t);
-	cua_rmtree(dir);
-	free(dir);
+	tmp_remove();
 }
 
 Test(layers, repeat_substitutes_its_variable_in_names_and_expressions)
 {
-	char err[CUA_ERR_LEN] = "", *dir;
+	char err[CUA_ERR_LEN] = "";
+	const char *dir;
 	struct cua_task *t = NULL;
 	cr_assert_eq(load_net("[{\"repeat\": 3, \"var\": \"i\", \"layers\": ["
 	                      "  {\"repeat\": 2, \"var\": \"j\", \"layers\": ["
@@ -578,8 +582,7 @@ Test(layers, repeat_substitutes_its_variable_in_names_and_expressions)
 	                      "(segment 6)") != NULL, "a repeat without {var} repeats a name: %s",
 	          err);
 	cr_assert_null(t);
-	cua_rmtree(dir);
-	free(dir);
+	tmp_remove();
 
 	cr_assert_eq(load_net("[{\"repeat\": 3, \"var\": \"i\", \"layers\": ["
 	                      "  {\"repeat\": 2, \"var\": \"j\", \"layers\": ["
@@ -599,13 +602,13 @@ Test(layers, repeat_substitutes_its_variable_in_names_and_expressions)
 	cr_expect_eq(seg(t, 6)->init.dist, CUA_DIST_CONST);
 	cr_expect_eq(seg(t, 6)->offset, 6 * 64);
 	cua_task_free(t);
-	cua_rmtree(dir);
-	free(dir);
+	tmp_remove();
 }
 
 Test(layers, recurrent_generators_follow_pytorch_flat_weight_order)
 {
-	char err[CUA_ERR_LEN] = "", *dir;
+	char err[CUA_ERR_LEN] = "";
+	const char *dir;
 	struct cua_task *t = NULL;
 	cr_assert_eq(load_net("[{\"lstm\": \"lstm\", \"in\": 5, \"hidden\": 8, \"layers\": 2,"
 	                      "  \"bidirectional\": true},"
@@ -634,13 +637,13 @@ Test(layers, recurrent_generators_follow_pytorch_flat_weight_order)
 	cr_expect_float_eq(seg(t, 18)->init.b, 1 / sqrt(2.0 * 4), 1e-15, "fan_in (out/g)*k*k");
 	cr_expect_eq(seg(t, 19)->numel, 4, "bias [out]");
 	cua_task_free(t);
-	cua_rmtree(dir);
-	free(dir);
+	tmp_remove();
 }
 
 Test(layers, init_overrides_replace_the_pytorch_default)
 {
-	char err[CUA_ERR_LEN] = "", *dir;
+	char err[CUA_ERR_LEN] = "";
+	const char *dir;
 	struct cua_task *t = NULL;
 	cr_assert_eq(load_net("[{\"linear\": \"fc\", \"in\": 4, \"out\": 2,"
 	                      "  \"init\": {\"dist\": \"normal\", \"mean\": 0, \"std\": 0.5},"
@@ -654,13 +657,13 @@ Test(layers, init_overrides_replace_the_pytorch_default)
 	cr_expect_eq(seg(t, 2)->init.dist, CUA_DIST_UNIFORM);
 	cr_expect_eq(seg(t, 3)->init.dist, CUA_DIST_CONST, "bn bias keeps its default");
 	cua_task_free(t);
-	cua_rmtree(dir);
-	free(dir);
+	tmp_remove();
 }
 
 Test(layers, segment_at_finds_the_segment_or_padding)
 {
-	char err[CUA_ERR_LEN] = "", *dir;
+	char err[CUA_ERR_LEN] = "";
+	const char *dir;
 	struct cua_task *t = NULL;
 	cr_assert_eq(load_net("[{\"linear\": \"a\", \"in\": 10, \"out\": 1},"
 	                      " {\"linear\": \"b\", \"in\": 70, \"out\": 1, \"bias\": false}]",
@@ -676,8 +679,7 @@ Test(layers, segment_at_finds_the_segment_or_padding)
 	cr_expect_null(cua_segment_at(p, 198), "past P");
 	cr_expect_null(cua_segment_at(p, -1));
 	cua_task_free(t);
-	cua_rmtree(dir);
-	free(dir);
+	tmp_remove();
 }
 
 struct layer_bad_case {
@@ -748,7 +750,8 @@ ParameterizedTestParameters(layers, rejects_bad_layer_lists_naming_the_field)
 
 ParameterizedTest(struct layer_bad_case *c, layers, rejects_bad_layer_lists_naming_the_field)
 {
-	char err[CUA_ERR_LEN] = "", *dir, want[CUA_ERR_LEN];
+	char err[CUA_ERR_LEN] = "", want[CUA_ERR_LEN];
+	const char *dir;
 	struct cua_task *t = NULL;
 	enum cua_status rc = load_net(c->layers, *c->extra ? c->extra : NULL, &t, &dir, err,
 	                              sizeof(err));
@@ -758,13 +761,13 @@ ParameterizedTest(struct layer_bad_case *c, layers, rejects_bad_layer_lists_nami
 	cr_expect(strstr(err, want) != NULL, "\n got  %s\n want %s", err, want);
 	cr_expect_null(strchr(err, '\n'), "one line");
 	cua_task_free(t);
-	cua_rmtree(dir);
-	free(dir);
+	tmp_remove();
 }
 
 Test(layers, a_layered_input_takes_no_shape_and_is_f32)
 {
-	char err[CUA_ERR_LEN] = "", *dir, path[4096];
+	char err[CUA_ERR_LEN] = "", path[4096];
+	const char *dir;
 	struct cua_task *t = NULL;
 	cr_assert_eq(load_net("[{\"bn\": \"b\", \"c\": 1}]", NULL, &t, &dir, err, sizeof(err)),
 	             CUA_OK, "%s", err);
@@ -791,13 +794,13 @@ Test(layers, a_layered_input_takes_no_shape_and_is_f32)
 	           " \"tolerance\": {\"atol\": 0, \"rtol\": 0}, \"flops\": \"1\", \"bytes\": \"1\"}");
 	cr_expect_eq(cua_task_load(path, &t, err, sizeof(err)), CUA_E_PARSE);
 	cr_expect(strstr(err, "inputs[0].shape: unknown field") != NULL, "%s", err);
-	cua_rmtree(dir);
-	free(dir);
+	tmp_remove();
 }
 
 Test(layers, the_prompt_shows_the_layout_table_p_and_memory)
 {
-	char err[CUA_ERR_LEN] = "", *dir;
+	char err[CUA_ERR_LEN] = "";
+	const char *dir;
 	struct cua_task *t = NULL;
 	cr_assert_eq(load_net("[{\"conv2d\": \"conv1\", \"in\": 3, \"out\": 4, \"k\": 3},"
 	                      " {\"bn\": \"bn1\", \"c\": 4}]",
@@ -816,6 +819,5 @@ Test(layers, the_prompt_shows_the_layout_table_p_and_memory)
 	                         "included): 100 MiB.") != NULL, "%s", prompt);
 	free(prompt);
 	cua_task_free(t);
-	cua_rmtree(dir);
-	free(dir);
+	tmp_remove();
 }
