@@ -11,7 +11,7 @@
  * Spread: the same (cached) kernel evaluated in 5 separate invocations; the
  * spread of its timed median, (max - min) / median, target <= 1 %.
  */
-#include "judge/eval.h"
+#include "judge/report.h"
 #include "catalogue/catalogue.h"
 
 #include <string.h>
@@ -78,7 +78,7 @@ static int bench_task(const struct cua_task *t, const struct cua_eval_opts *o,
 		cJSON_AddNumberToObject(o1, "invocation_s", wall[i]);
 		cJSON_AddItemToArray(runs, o1);
 		unlink(src);
-		cua_report_free(&r);
+		cua_report_clear(&r);
 	}
 	printf("%-20s compile %.2f s  check %.2f s  timing %.2f s  candidate %.2f s  "
 	       "whole eval %.2f s   (medians of %d)\n", t->id, median5(comp, RUNS),
@@ -159,6 +159,6 @@ int main(int argc, char **argv)
 		free(s);
 	}
 	cJSON_Delete(out);
-	cua_catalogue_free(&cat);
+	cua_catalogue_clear(&cat);
 	return failures ? 1 : 0;
 }

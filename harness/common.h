@@ -1,4 +1,11 @@
-/* common.h — status codes, error buffers and small helpers shared by the harness. */
+/* common.h — status codes, error buffers and small helpers shared by the harness.
+ *
+ * House rules every module follows:
+ *   - names: cua_<module>_<verb>, the module being the file (cua_eval_* in
+ *     judge/eval.c, cua_results_* in results/results.c); statics unprefixed.
+ *   - x_free(p) frees a heap object and p itself; x_clear(p) frees what a
+ *     caller-owned struct holds and leaves it empty. Both take NULL.
+ */
 #ifndef CUA_COMMON_H
 #define CUA_COMMON_H
 
@@ -69,6 +76,13 @@ int cua_cpus(void);
 
 /* Monotonic clock in seconds. */
 double cua_now(void);
+
+/* A member of a JSON object: a number (NaN when absent or not a number), a
+ * string ("" when absent or not a string). Lenient by design: for records whose
+ * fields are optional; a record with a schema has its own codec. */
+struct cJSON;
+double cua_json_num(const struct cJSON *o, const char *key);
+const char *cua_json_str(const struct cJSON *o, const char *key);
 
 /* True when this machine has an NVIDIA device node (no CUDA call: the harness's
  * own process never initialises CUDA). */

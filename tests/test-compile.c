@@ -50,7 +50,7 @@ static void setup(void)
 
 static void teardown(void)
 {
-	cua_build_free(&build);
+	cua_build_clear(&build);
 	if (tmp[0])
 		cua_rmtree(tmp);
 }
@@ -145,14 +145,14 @@ Test(compile, building_again_is_a_cache_hit_with_the_same_key_and_path)
 	             "the cache holds the .so, its digest (and its log)");
 	cr_expect(is_hex64(again.so_sha256), "a cache hit knows the object's digest");
 	cr_expect_str_eq(again.so_sha256, build.so_sha256);
-	cua_build_free(&again);
+	cua_build_clear(&again);
 
 	/* The same bytes under another name hit the same entry. */
 	const char *copy = write_src("other-name.cu", valid_src, strlen(valid_src));
 	build_ok(copy, &again);
 	cr_expect(again.cached);
 	cr_expect_str_eq(again.key, build.key);
-	cua_build_free(&again);
+	cua_build_clear(&again);
 }
 
 /* The judge loads only what was built: an object changed in the cache (by
@@ -183,14 +183,14 @@ Test(compile, a_cached_object_that_changed_is_built_again_not_loaded)
 	free(buf);
 	cr_expect_str_eq(again.so_sha256, now, "the digest is the rebuilt object's");
 	(void)digest;
-	cua_build_free(&again);
+	cua_build_clear(&again);
 	/* and an object without a recorded digest is not trusted either */
 	char sum[4400];
 	snprintf(sum, sizeof(sum), "%s.sha256", build.so_path);
 	cr_assert_eq(unlink(sum), 0);
 	build_ok(src, &again);
 	cr_expect_not(again.cached);
-	cua_build_free(&again);
+	cua_build_clear(&again);
 }
 
 Test(compile, changing_one_byte_of_the_source_changes_the_key)
@@ -211,7 +211,7 @@ Test(compile, changing_one_byte_of_the_source_changes_the_key)
 	cr_expect_str_neq(other.key, build.key);
 	cr_expect_str_neq(other.so_path, build.so_path);
 	cr_expect(is_file(other.so_path));
-	cua_build_free(&other);
+	cua_build_clear(&other);
 }
 
 Test(compile, build_options_are_part_of_the_key)
@@ -231,9 +231,9 @@ Test(compile, build_options_are_part_of_the_key)
 	cr_expect_str_neq(a.key, b.key, "linking cuBLAS must change the key");
 	cr_expect_str_neq(a.key, c.key, "another architecture must change the key");
 	cr_expect_str_neq(b.key, c.key);
-	cua_build_free(&a);
-	cua_build_free(&b);
-	cua_build_free(&c);
+	cua_build_clear(&a);
+	cua_build_clear(&b);
+	cua_build_clear(&c);
 }
 
 Test(compile, a_syntax_error_is_a_failed_build_with_nvccs_log)
@@ -257,7 +257,7 @@ Test(compile, a_syntax_error_is_a_failed_build_with_nvccs_log)
 	cr_expect_eq(entries(cache), 1, "a failed build leaves only its failure record");
 	/* the same source fails again without running nvcc, with the same log */
 	char *log1 = strdup(build.log);
-	cua_build_free(&build);
+	cua_build_clear(&build);
 	cr_assert_eq(cua_build_so(src, &opts, &build, err, sizeof(err)), CUA_OK, "%s", err);
 	cr_expect(!build.ok);
 	cr_expect(build.cached, "a known failure is a cache hit");
@@ -328,7 +328,7 @@ Test(compile, nvcc_past_its_time_limit_is_timed_out_and_not_cached)
 	cr_expect(!again.cached);
 	cr_expect(!again.timed_out);
 	cr_expect_str_eq(again.key, build.key, "the time limit is not part of the key");
-	cua_build_free(&again);
+	cua_build_clear(&again);
 }
 
 /* Ctrl-C during a run kills the baselines' nvcc (run.c): the build says it was
@@ -346,7 +346,7 @@ Test(compile, a_stopped_build_is_interrupted_and_not_cached)
 	cr_expect_not_null(strstr(err, "stopped"), "%s", err);
 	cr_expect(!build.ok);
 	cr_expect_leq(entries(cache), 0, "no .so, failure log or temp file is left");
-	cua_build_free(&build);
+	cua_build_clear(&build);
 	memset(&build, 0, sizeof(build));
 
 	stop = 0;
@@ -464,12 +464,12 @@ Test(compile, two_threads_building_the_same_source_both_succeed)
 		cr_expect(r[i].b.ok, "thread %d: %s", i, r[i].b.log ? r[i].b.log : "");
 		cr_expect(is_file(r[i].b.so_path));
 		cr_expect_str_eq(r[i].b.so_sha256, on_disk, "thread %d's digest is the stored object's", i);
-		cua_build_free(&r[i].b);
+		cua_build_clear(&r[i].b);
 	}
 	struct cua_build again;
 	build_ok(src, &again);
 	cr_expect(again.cached, "the entry the race left is intact");
-	cua_build_free(&again);
+	cua_build_clear(&again);
 }
 
 /* Regression: the key covered the source only, so editing a header in
@@ -486,7 +486,7 @@ Test(compile, editing_an_included_header_changes_the_key)
 	cr_assert_eq(cua_build_so(src, &opts, &build, err, sizeof(err)), CUA_OK, "%s", err);
 	char key1[65];
 	memcpy(key1, build.key, sizeof(key1));
-	cua_build_free(&build);
+	cua_build_clear(&build);
 	write_src("local.cuh", "#define LOCAL_RC 1\n", 19);
 	cr_assert_eq(cua_build_so(src, &opts, &build, err, sizeof(err)), CUA_OK, "%s", err);
 	cr_expect_str_neq(build.key, key1);
@@ -519,8 +519,8 @@ Test(compile, a_baselines_key_covers_the_headers_of_every_baselines_folder)
 	cr_assert_eq(cua_write_file(hdr, "// three\n", 9, err, sizeof(err)), CUA_OK, "%s", err);
 	cr_assert_eq(cua_build_so(other, &opts, &d, err, sizeof(err)), CUA_OK, "%s", err);
 	cr_expect_str_eq(c.key, d.key, "a source outside baselines/ does not depend on them");
-	cua_build_free(&a);
-	cua_build_free(&b);
-	cua_build_free(&c);
-	cua_build_free(&d);
+	cua_build_clear(&a);
+	cua_build_clear(&b);
+	cua_build_clear(&c);
+	cua_build_clear(&d);
 }

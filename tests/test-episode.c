@@ -66,7 +66,7 @@ Test(episode, candidates_get_the_ceilings_of_the_baselines_gpu)
 	cr_expect(ep.opts->ceilings->known);
 	cr_expect_gt(ep.opts->ceilings->copy_gbs, 1000);
 	cr_expect_gt(cua_sol_ms(t, ep.opts->ceilings), 0, "ReLU has a speed of light on the H200");
-	cua_episode_free(&ep);
+	cua_episode_clear(&ep);
 	cua_task_free(t);
 }
 
@@ -78,11 +78,11 @@ Test(episode, no_ceilings_without_a_known_gpu_or_file)
 	struct cua_eval_opts o;
 	begin(&ep, &t, &base, &o, NULL);
 	cr_expect_null(ep.opts->ceilings);
-	cua_episode_free(&ep);
+	cua_episode_clear(&ep);
 	cua_task_free(t);
 	begin(&ep, &t, &base, &o, "Some Other GPU");
 	cr_expect_null(ep.opts->ceilings);
-	cua_episode_free(&ep);
+	cua_episode_clear(&ep);
 	cua_task_free(t);
 }
 
@@ -148,7 +148,7 @@ Test(episode, an_interrupted_turn_is_not_taken)
 	cua_step_clear(&step);
 	pthread_mutex_unlock(&held);
 	free(code);
-	cua_episode_free(&ep);
+	cua_episode_clear(&ep);
 	cua_task_free(t);
 }
 
@@ -180,6 +180,6 @@ Test(episode, a_stopped_build_does_not_take_the_turn)
 	cr_expect_eq(step.turn, 1, "the next step is turn 1 again");
 	cr_expect_eq(step.eval.verdict, CUA_VERDICT_COMPILE_ERROR);
 	cua_step_clear(&step);
-	cua_episode_free(&ep);
+	cua_episode_clear(&ep);
 	cua_task_free(t);
 }

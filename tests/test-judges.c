@@ -40,7 +40,7 @@ TestSuite(judges, .init = setup, .fini = teardown, .timeout = 60);
 
 /* One job saying `word` on device `dev`; the result's message ("pid N job K")
  * in msg. Returns how the exchange ended. */
-static enum cua_exit_how job(const char *dev, const char *word, double timeout_s, char *msg,
+static enum cua_child_how job(const char *dev, const char *word, double timeout_s, char *msg,
                              size_t len, struct cua_child_result *keep)
 {
 	char hex[65], payload[256], err[CUA_ERR_LEN];
@@ -53,19 +53,19 @@ static enum cua_exit_how job(const char *dev, const char *word, double timeout_s
 	const char *m = r.channel ? strstr(r.channel, "\"message\":\"") : NULL;
 	if (m)
 		snprintf(msg, len, "%.*s", (int)strcspn(m + 11, "\""), m + 11);
-	enum cua_exit_how how = r.how;
+	enum cua_child_how how = r.how;
 	if (keep)
 		*keep = r;
 	else
-		cua_child_result_free(&r);
+		cua_child_result_clear(&r);
 	return how;
 }
 
 /* A judge that answers and then exits may be seen gone by the time its answer
  * is read: either way the answer counts. */
-static bool answered(enum cua_exit_how how)
+static bool answered(enum cua_child_how how)
 {
-	return how == CUA_EXIT_ALIVE || how == CUA_EXIT_NORMAL;
+	return how == CUA_CHILD_ALIVE || how == CUA_CHILD_NORMAL;
 }
 
 static int pid_of(const char *msg)
@@ -80,9 +80,9 @@ Test(judges, one_process_answers_job_after_job_with_each_jobs_own_output)
 	char a[128], b[128], c[128];
 	int started = cua_judges_started();
 	struct cua_child_result r;
-	cr_assert_eq(job("0", "ok", 10, a, sizeof a, NULL), CUA_EXIT_ALIVE);
-	cr_assert_eq(job("0", "ok", 10, b, sizeof b, &r), CUA_EXIT_ALIVE);
-	cr_assert_eq(job("0", "ok", 10, c, sizeof c, NULL), CUA_EXIT_ALIVE);
+	cr_assert_eq(job("0", "ok", 10, a, sizeof a, NULL), CUA_CHILD_ALIVE);
+	cr_assert_eq(job("0", "ok", 10, b, sizeof b, &r), CUA_CHILD_ALIVE);
+	cr_assert_eq(job("0", "ok", 10, c, sizeof c, NULL), CUA_CHILD_ALIVE);
 	cr_assert_eq(pid_of(a), pid_of(b));
 	cr_assert_eq(pid_of(b), pid_of(c));
 	cr_assert(strstr(c, "job 2"), "%s", c);
@@ -90,7 +90,7 @@ Test(judges, one_process_answers_job_after_job_with_each_jobs_own_output)
 	/* the second job's channel and stderr hold that job alone */
 	cr_assert(strstr(r.channel, "job 1") && !strstr(r.channel, "job 0"), "%s", r.channel);
 	cr_assert_str_eq(r.err, "stderr of job 1\n");
-	cua_child_result_free(&r);
+	cua_child_result_clear(&r);
 }
 
 Test(judges, a_judge_that_says_last_is_replaced)
@@ -98,7 +98,7 @@ Test(judges, a_judge_that_says_last_is_replaced)
 	char a[128], b[128];
 	int started = cua_judges_started();
 	cr_assert(answered(job("0", "last", 10, a, sizeof a, NULL)));
-	cr_assert_eq(job("0", "ok", 10, b, sizeof b, NULL), CUA_EXIT_ALIVE);
+	cr_assert_eq(job("0", "ok", 10, b, sizeof b, NULL), CUA_CHILD_ALIVE);
 	cr_assert_neq(pid_of(a), pid_of(b));
 	cr_assert(strstr(b, "job 0"), "%s", b);
 	cr_assert_eq(cua_judges_started() - started, 2);
@@ -108,13 +108,13 @@ Test(judges, a_judge_that_dies_in_a_job_is_that_jobs_end_and_the_next_gets_a_fre
 {
 	char a[128], b[128], c[128];
 	struct cua_child_result r;
-	cr_assert_eq(job("0", "ok", 10, a, sizeof a, NULL), CUA_EXIT_ALIVE);
+	cr_assert_eq(job("0", "ok", 10, a, sizeof a, NULL), CUA_CHILD_ALIVE);
 	/* it said something about this job before dying: no second try */
-	cr_assert_eq(job("0", "die", 10, b, sizeof b, &r), CUA_EXIT_NORMAL);
+	cr_assert_eq(job("0", "die", 10, b, sizeof b, &r), CUA_CHILD_NORMAL);
 	cr_assert_eq(r.code, 1);
 	cr_assert(strstr(r.channel, "phase") && !strstr(r.channel, "result"), "%s", r.channel);
-	cua_child_result_free(&r);
-	cr_assert_eq(job("0", "ok", 10, c, sizeof c, NULL), CUA_EXIT_ALIVE);
+	cua_child_result_clear(&r);
+	cr_assert_eq(job("0", "ok", 10, c, sizeof c, NULL), CUA_CHILD_ALIVE);
 	cr_assert_neq(pid_of(a), pid_of(c));
 }
 
@@ -124,7 +124,7 @@ Test(judges, a_judge_gone_between_jobs_costs_no_job)
 	int started = cua_judges_started();
 	cr_assert(answered(job("0", "quit", 10, a, sizeof a, NULL)));
 	usleep(100 * 1000);   /* it has exited by now */
-	cr_assert_eq(job("0", "ok", 10, b, sizeof b, NULL), CUA_EXIT_ALIVE);
+	cr_assert_eq(job("0", "ok", 10, b, sizeof b, NULL), CUA_CHILD_ALIVE);
 	cr_assert_neq(pid_of(a), pid_of(b));
 	cr_assert_eq(cua_judges_started() - started, 2);
 }
@@ -133,18 +133,18 @@ Test(judges, a_hanging_judge_is_killed_at_the_jobs_deadline)
 {
 	char a[128], b[128];
 	double t0 = cua_now();
-	cr_assert_eq(job("0", "hang", 0.5, a, sizeof a, NULL), CUA_EXIT_TIMEOUT);
+	cr_assert_eq(job("0", "hang", 0.5, a, sizeof a, NULL), CUA_CHILD_TIMEOUT);
 	double took = cua_now() - t0;
 	cr_assert(took >= 0.5 && took < 5, "%.2f s", took);
-	cr_assert_eq(job("0", "ok", 10, b, sizeof b, NULL), CUA_EXIT_ALIVE);
+	cr_assert_eq(job("0", "ok", 10, b, sizeof b, NULL), CUA_CHILD_ALIVE);
 }
 
 Test(judges, each_device_has_its_own_judge)
 {
 	char a[128], b[128], c[128];
-	cr_assert_eq(job("0", "ok", 10, a, sizeof a, NULL), CUA_EXIT_ALIVE);
-	cr_assert_eq(job("1", "ok", 10, b, sizeof b, NULL), CUA_EXIT_ALIVE);
-	cr_assert_eq(job("0", "ok", 10, c, sizeof c, NULL), CUA_EXIT_ALIVE);
+	cr_assert_eq(job("0", "ok", 10, a, sizeof a, NULL), CUA_CHILD_ALIVE);
+	cr_assert_eq(job("1", "ok", 10, b, sizeof b, NULL), CUA_CHILD_ALIVE);
+	cr_assert_eq(job("0", "ok", 10, c, sizeof c, NULL), CUA_CHILD_ALIVE);
 	cr_assert_neq(pid_of(a), pid_of(b));
 	cr_assert_eq(pid_of(a), pid_of(c));
 }
@@ -160,7 +160,7 @@ static void *worker_main(void *arg)
 	w->ok = true;
 	for (int i = 0; i < 20; i++) {
 		char m[128];
-		if (job("0", "ok", 10, m, sizeof m, NULL) != CUA_EXIT_ALIVE || !m[0])
+		if (job("0", "ok", 10, m, sizeof m, NULL) != CUA_CHILD_ALIVE || !m[0])
 			w->ok = false;
 		else
 			w->pid[i] = pid_of(m);

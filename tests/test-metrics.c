@@ -89,7 +89,7 @@ Test(metrics, the_weighting_holds_through_a_fixture_run)
 	/* failure-inclusive: the 7 correct logs over all 10 tasks */
 	double logs = 2 * log(1.87) + 4 * log(2.80) + log(1.52);
 	cr_expect_float_eq(s.overall.v.geomean_all[1], exp(logs / 10), 1e-9);
-	cua_scores_free(&s);
+	cua_scores_clear(&s);
 	cua_run_free(run);
 }
 
@@ -134,7 +134,7 @@ Test(metrics, every_metric_of_the_basic_run_matches_the_hand_computed_value)
 	cr_expect(!s.tasks[3].correct && s.tasks[3].attempted, "softmax was tried and failed");
 	cr_expect(!s.tasks[4].attempted && isnan(s.tasks[4].speedup[NVCC]),
 	          "999-missing never ran and counts as a failure");
-	cua_scores_free(&s);
+	cua_scores_clear(&s);
 	cua_run_free(run);
 }
 
@@ -152,7 +152,7 @@ Test(metrics, final_turn_scoring_takes_the_last_evaluation_even_when_it_failed)
 	cr_expect_float_eq(s.overall.v.median_sol, 61.0, EPS);
 	cr_expect_eq(s.tasks[0].turn, 3);
 	cr_expect(!s.tasks[1].correct, "vector-add's final turn was wrong");
-	cua_scores_free(&s);
+	cua_scores_clear(&s);
 	cua_run_free(run);
 }
 
@@ -169,7 +169,7 @@ Test(metrics, the_margin_sets_the_speedup_a_faster_task_needs)
 	cua_scores_compute(run, &o, &s);
 	cr_expect_float_eq(s.overall.v.faster_margin[NVCC], 0.2, EPS);
 	cr_expect_float_eq(s.overall.v.faster[NVCC], 0.6, EPS, "the strict rate is unchanged");
-	cua_scores_free(&s);
+	cua_scores_clear(&s);
 	cua_run_free(run);
 }
 
@@ -203,9 +203,9 @@ Test(metrics, bootstrap_intervals_are_deterministic_and_bracket_the_value)
 	cr_expect_float_eq(c.overall.v.geomean[1], a.overall.v.geomean[1], EPS);
 	cr_expect(c.overall.lo.geomean[1] != a.overall.lo.geomean[1] ||
 	          c.overall.hi.geomean[1] != a.overall.hi.geomean[1]);
-	cua_scores_free(&a);
-	cua_scores_free(&b);
-	cua_scores_free(&c);
+	cua_scores_clear(&a);
+	cua_scores_clear(&b);
+	cua_scores_clear(&c);
 	cua_run_free(run);
 }
 
@@ -218,7 +218,7 @@ Test(metrics, without_resamples_the_intervals_are_undefined)
 	o.resamples = 0;
 	cua_scores_compute(run, &o, &s);
 	cr_expect(isnan(s.overall.lo.pass) && isnan(s.overall.hi.geomean[0]));
-	cua_scores_free(&s);
+	cua_scores_clear(&s);
 	cua_run_free(run);
 }
 

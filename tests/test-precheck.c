@@ -38,9 +38,9 @@ static void setup(void)
 
 static void teardown(void)
 {
-	cua_build_free(&build);
+	cua_build_clear(&build);
 	cua_eval_clear(&ev);
-	cua_catalogue_free(&cat);
+	cua_catalogue_clear(&cat);
 	if (tmp[0])
 		cua_rmtree(tmp);
 }
@@ -63,7 +63,7 @@ static void precheck_text(const char *name, const char *src, enum cua_subject_ki
 	cr_assert_not_null(t, "%s", err);
 	snprintf(path, sizeof(path), "%s/cand-%d.cu", tmp, (int)getpid());
 	cr_assert_eq(cua_write_file(path, src, strlen(src), err, sizeof(err)), CUA_OK);
-	cua_build_free(&build);
+	cua_build_clear(&build);
 	cua_eval_clear(&ev);
 	cua_eval_init(&ev, "candidate");
 	enum cua_status st = cua_precheck(t, path, kind, kind == CUA_SUBJECT_BASELINE
@@ -213,7 +213,7 @@ Test(precheck, the_sass_scan_is_cached_beside_the_build)
 	const char planted[] = "cuarena-sass 1 1 100 1\nHMMA.1684.F32.TF32 _Z1kv\n";
 	cr_assert_eq(cua_write_file(cached, planted, sizeof planted - 1, err, sizeof(err)),
 	             CUA_OK);
-	cua_build_free(&build);
+	cua_build_clear(&build);
 	cua_eval_clear(&ev);
 	cua_eval_init(&ev, "candidate");
 	precheck_file("sgemm", "tests/gpu/candidates/sgemm-tiled.cu");

@@ -41,7 +41,7 @@ static void setup(void)
 
 static void teardown(void)
 {
-	cua_child_result_free(&res);
+	cua_child_result_clear(&res);
 }
 
 TestSuite(sandbox, .init = setup, .fini = teardown, .timeout = 20);
@@ -73,7 +73,7 @@ Test(sandbox, defaults_are_safe_and_documented)
 Test(sandbox, exit_status_and_both_streams_are_captured)
 {
 	run_helper("exit3", NULL, NULL);
-	cr_expect_eq(res.how, CUA_EXIT_NORMAL);
+	cr_expect_eq(res.how, CUA_CHILD_NORMAL);
 	cr_expect_eq(res.code, 3);
 	cr_expect_str_eq(res.out, "to stdout\n");
 	cr_expect_str_eq(res.err, "to stderr\n");
@@ -87,7 +87,7 @@ Test(sandbox, exit_status_and_both_streams_are_captured)
 Test(sandbox, segfault_is_classified_as_sigsegv_and_output_before_it_kept)
 {
 	run_helper("segv", NULL, NULL);
-	cr_expect_eq(res.how, CUA_EXIT_SIGNALED);
+	cr_expect_eq(res.how, CUA_CHILD_SIGNALED);
 	cr_expect_eq(res.sig, SIGSEGV);
 	cr_expect_str_eq(cua_signal_desc(res.sig), "SIGSEGV (segmentation fault)");
 	cr_expect_str_eq(res.out, "about to crash\n");
@@ -97,7 +97,7 @@ Test(sandbox, sleeping_child_is_killed_at_the_deadline)
 {
 	opts.timeout_s = 0.5;
 	run_helper("sleep", NULL, NULL);
-	cr_expect_eq(res.how, CUA_EXIT_TIMEOUT);
+	cr_expect_eq(res.how, CUA_CHILD_TIMEOUT);
 	cr_expect_eq(res.sig, SIGKILL);
 	cr_expect_geq(res.wall_s, 0.5);
 	cr_expect_lt(res.wall_s, 1.5, "killed after %.3f s", res.wall_s);
@@ -123,7 +123,7 @@ Test(sandbox, sleeping_child_is_killed_when_the_caller_stops)
 	cr_assert_eq(pthread_create(&th, NULL, raise_stop, NULL), 0);
 	run_helper("sleep", NULL, NULL);
 	pthread_join(th, NULL);
-	cr_expect_eq(res.how, CUA_EXIT_STOPPED);
+	cr_expect_eq(res.how, CUA_CHILD_STOPPED);
 	cr_expect_eq(res.sig, SIGKILL);
 	cr_expect_geq(res.wall_s, 0.2);
 	cr_expect_lt(res.wall_s, 1.0, "killed %.3f s after the start (stop at 0.2 s)",
@@ -134,7 +134,7 @@ Test(sandbox, spinning_child_is_killed_at_the_deadline)
 {
 	opts.timeout_s = 0.5;
 	run_helper("spin", NULL, NULL);
-	cr_expect_eq(res.how, CUA_EXIT_TIMEOUT);
+	cr_expect_eq(res.how, CUA_CHILD_TIMEOUT);
 	cr_expect_lt(res.wall_s, 1.5, "killed after %.3f s", res.wall_s);
 }
 
@@ -142,7 +142,7 @@ Test(sandbox, cpu_rlimit_stops_a_spinning_child_with_sigxcpu_or_sigkill)
 {
 	opts.cpu_s = 1;
 	run_helper("spin", NULL, NULL);
-	cr_expect_eq(res.how, CUA_EXIT_SIGNALED);
+	cr_expect_eq(res.how, CUA_CHILD_SIGNALED);
 	cr_expect(res.sig == SIGXCPU || res.sig == SIGKILL, "signal %d", res.sig);
 	cr_expect_str_eq(cua_signal_desc(SIGXCPU), "SIGXCPU (CPU time limit)");
 	cr_expect_lt(res.wall_s, 8.0);
@@ -152,7 +152,7 @@ Test(sandbox, file_size_rlimit_stops_a_growing_file_with_sigxfsz)
 {
 	opts.fsize_bytes = 64 * 1024;
 	run_helper("bigfile", NULL, NULL);
-	cr_expect_eq(res.how, CUA_EXIT_SIGNALED);
+	cr_expect_eq(res.how, CUA_CHILD_SIGNALED);
 	cr_expect_eq(res.sig, SIGXFSZ);
 }
 
@@ -162,7 +162,7 @@ Test(sandbox, nofile_rlimit_bounds_open_files)
 
 	opts.nofile = 16;
 	run_helper("openfiles", NULL, NULL);
-	cr_assert_eq(res.how, CUA_EXIT_NORMAL);
+	cr_assert_eq(res.how, CUA_CHILD_NORMAL);
 	cr_assert_eq(sscanf(res.out, "opened %d", &n), 1, "stdout: %s", res.out);
 	cr_expect_leq(n, 13, "opened %d with nofile 16", n);
 	cr_expect_gt(n, 0);
@@ -172,7 +172,7 @@ Test(sandbox, flood_is_truncated_at_capture_max_and_the_child_completes)
 {
 	opts.capture_max = 4096;
 	run_helper("flood", NULL, NULL);
-	cr_expect_eq(res.how, CUA_EXIT_NORMAL);
+	cr_expect_eq(res.how, CUA_CHILD_NORMAL);
 	cr_expect_eq(res.code, 0);
 	cr_expect_eq(res.out_len, 4096);
 	cr_expect(res.out_truncated);
@@ -185,7 +185,7 @@ Test(sandbox, flood_is_truncated_at_capture_max_and_the_child_completes)
 Test(sandbox, grandchild_holding_the_pipes_is_killed_with_the_group)
 {
 	run_helper("grandchild", NULL, NULL);
-	cr_expect_eq(res.how, CUA_EXIT_NORMAL);
+	cr_expect_eq(res.how, CUA_CHILD_NORMAL);
 	cr_expect_eq(res.code, 0);
 	cr_expect_lt(res.wall_s, 1.0, "took %.3f s", res.wall_s);
 	cr_expect_not_null(strstr(res.out, "left grandchild"));
@@ -194,7 +194,7 @@ Test(sandbox, grandchild_holding_the_pipes_is_killed_with_the_group)
 Test(sandbox, grandchild_that_escapes_the_group_does_not_hang_the_parent)
 {
 	run_helper("grandchild", "setsid", NULL);
-	cr_expect_eq(res.how, CUA_EXIT_NORMAL);
+	cr_expect_eq(res.how, CUA_CHILD_NORMAL);
 	cr_expect_eq(res.code, 0);
 	cr_expect_lt(res.wall_s, 1.0, "took %.3f s", res.wall_s);
 	cr_expect_not_null(strstr(res.out, "left grandchild"));
@@ -204,7 +204,7 @@ Test(sandbox, channel_fd_carries_the_report_and_no_other_fd_leaks)
 {
 	opts.channel_fd = 5;
 	run_helper("channel", "5", NULL);
-	cr_expect_eq(res.how, CUA_EXIT_NORMAL);
+	cr_expect_eq(res.how, CUA_CHILD_NORMAL);
 	cr_expect_eq(res.code, 0, "stderr: %s", res.err);
 	cr_expect_str_eq(res.channel, "hello");
 	cr_expect_eq(res.channel_len, 5);
@@ -241,7 +241,7 @@ Test(sandbox, environment_is_scrubbed_and_tmp_is_private_and_removed)
 	setenv("CUARENA_SECRET", "do-not-leak", 1);
 	opts.env = env;
 	run_helper("env", NULL, NULL);
-	cr_assert_eq(res.how, CUA_EXIT_NORMAL);
+	cr_assert_eq(res.how, CUA_CHILD_NORMAL);
 	cr_assert_eq(res.code, 0, "stderr: %s", res.err);
 
 	cr_expect_null(strstr(res.out, "CUARENA_SECRET"));
@@ -304,7 +304,7 @@ Test(sandbox, network_isolation_is_reported_consistently)
 	bool only_lo;
 
 	run_helper("net", NULL, NULL);
-	cr_assert_eq(res.how, CUA_EXIT_NORMAL);
+	cr_assert_eq(res.how, CUA_CHILD_NORMAL);
 	cr_assert_eq(res.code, 0, "stderr: %s", res.err);
 	int n = count_interfaces(res.out, &only_lo);
 	if (res.net_isolated) {
@@ -315,7 +315,7 @@ Test(sandbox, network_isolation_is_reported_consistently)
 	}
 
 	/* Without isolation the child sees the host's interfaces (at least lo). */
-	cua_child_result_free(&res);
+	cua_child_result_clear(&res);
 	opts.isolate_net = false;
 	run_helper("net", NULL, NULL);
 	cr_expect_not(res.net_isolated);
@@ -328,7 +328,7 @@ Test(sandbox, program_without_a_slash_is_searched_in_path)
 
 	opts.timeout_s = 5;
 	cr_assert_eq(cua_sandbox_run(argv, &opts, &res, err, sizeof err), CUA_OK, "%s", err);
-	cr_expect_eq(res.how, CUA_EXIT_NORMAL);
+	cr_expect_eq(res.how, CUA_CHILD_NORMAL);
 	cr_expect_eq(res.code, 7);
 	cr_expect_str_eq(res.out, "sh ok\n");
 }
@@ -368,10 +368,10 @@ Test(sandbox, parent_survives_sigpipe_after_a_run)
 
 Test(sandbox, result_free_accepts_null_and_is_idempotent)
 {
-	cua_child_result_free(NULL);
+	cua_child_result_clear(NULL);
 	run_helper("exit3", NULL, NULL);
-	cua_child_result_free(&res);
-	cua_child_result_free(&res);
+	cua_child_result_clear(&res);
+	cua_child_result_clear(&res);
 	cr_expect_null(res.out);
 }
 
@@ -418,8 +418,8 @@ Test(sandbox, the_process_limit_is_set_in_the_child)
 	o.timeout_s = 10;
 	o.nproc = 777;
 	cr_assert_eq(cua_sandbox_run(argv, &o, &r, err, sizeof(err)), CUA_OK, "%s", err);
-	cr_expect_eq(r.how, CUA_EXIT_NORMAL);
+	cr_expect_eq(r.how, CUA_CHILD_NORMAL);
 	const char *line = r.out ? strstr(r.out, "Max processes") : NULL;
 	cr_expect(line && strstr(line, "777"), "limits: %s", r.out ? r.out : "");
-	cua_child_result_free(&r);
+	cua_child_result_clear(&r);
 }

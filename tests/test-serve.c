@@ -85,5 +85,5 @@ Test(envproto, a_reset_takes_its_defaults_and_checks_each_field, .init = load)
 		}
 		cJSON_Delete(req);
 	}
-	cua_catalogue_free(&cat);
+	cua_catalogue_clear(&cat);
 }

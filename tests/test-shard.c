@@ -145,7 +145,7 @@ static void split4(const char *costs, int *counts, double *exp, int *measured)
 	}
 	for (int j = 0; j < n; j++)
 		cr_expect_eq(seen[j], 1, "%s is in exactly one shard", all[j]->id);
-	cua_catalogue_free(&cat);
+	cua_catalogue_clear(&cat);
 }
 
 Test(shard, the_h200_runs_measured_baselines_balance_the_catalogue)
@@ -196,7 +196,7 @@ Test(shard, measured_costs_balance_eight_shards_better_than_counting_tasks)
 	double by_cost = spread(cost, of, n, 8), by_count = spread(cost, rr, n, 8);
 	cr_expect(by_cost < 1.03, "by cost the largest shard is %.3f of the mean", by_cost);
 	cr_expect(by_count > by_cost + 0.05, "by count %.3f, by cost %.3f", by_count, by_cost);
-	cua_catalogue_free(&cat);
+	cua_catalogue_clear(&cat);
 }
 
 Test(shard, without_costs_the_model_splits_every_task_once)
@@ -221,7 +221,7 @@ Test(shard, more_shards_than_tasks_is_refused)
 	cr_expect_null(b);
 	cr_expect_eq(k, 3, "the tasks are left as they were");
 	cr_expect(strstr(err, "3 tasks selected") != NULL, "%s", err);
-	cua_catalogue_free(&cat);
+	cua_catalogue_clear(&cat);
 }
 
 Test(shard, a_bad_line_of_the_costs_run_is_named)
@@ -249,7 +249,7 @@ Test(shard, a_bad_line_of_the_costs_run_is_named)
 			relu = i;
 	cr_assert_geq(relu, 0);
 	cr_expect_eq(unit[relu], 4.5);
-	cua_catalogue_free(&cat);
+	cua_catalogue_clear(&cat);
 	cua_rmtree(dir);
 }
 
@@ -263,5 +263,5 @@ Test(shard, the_model_is_finite_and_above_its_floor_for_every_task)
 		double s = cua_shard_model_s(cat.tasks[i]);
 		cr_expect(s >= 0.2 && s < 1e6, "%s: %g s", cat.tasks[i]->id, s);
 	}
-	cua_catalogue_free(&cat);
+	cua_catalogue_clear(&cat);
 }

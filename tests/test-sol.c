@@ -1,11 +1,12 @@
-/* test-sol.c — speed of light, device ceilings and speedups (harness/judge/eval.c).
+/* test-sol.c — speed of light, device ceilings and speedups (harness/judge/device.c,
+ * harness/judge/report.c).
  * Fixtures: tests/data/sol/ (three tasks and some broken ceilings files). */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <string.h>
 #include <cjson/cJSON.h>
 
-#include "judge/eval.h"
+#include "judge/report.h"
 
 static const char *repo_root(void)
 {
@@ -350,4 +351,37 @@ Test(sol, only_the_figures_a_task_has_are_imported)
 	cua_report_import_torch(sol_root(), "Other GPU", &r);
 	cr_expect_eq(r.n_base, 0, "no file for this GPU: nothing imported");
 	cua_task_free(t);
+}
+
+Test(sol, a_device_survives_its_codec_and_one_without_a_name_is_unknown)
+{
+	/* The judge's device event and run.json's "device" are this one record. */
+	struct cua_device d = {0}, back;
+	d.known = true;
+	snprintf(d.name, sizeof(d.name), "NVIDIA H200");
+	snprintf(d.driver_version, sizeof(d.driver_version), "580.159.04");
+	d.cc_major = 9;
+	d.cc_minor = 0;
+	d.sms = 132;
+	d.driver = 13000;
+	d.runtime = 13000;
+	d.l2_bytes = 50331648;
+	d.mem_bytes = 150e9;
+	cJSON *o = cua_device_to_json(&d);
+	cua_device_from_json(o, &back);
+	cr_expect(back.known);
+	cr_expect_str_eq(back.name, "NVIDIA H200");
+	cr_expect_str_eq(back.driver_version, "580.159.04");
+	cr_expect_eq(back.cc_major, 9);
+	cr_expect_eq(back.sms, 132);
+	cr_expect_eq(back.driver, 13000);
+	cr_expect_eq(back.runtime, 13000);
+	cr_expect_eq(back.l2_bytes, 50331648);
+	cr_expect_eq(back.mem_bytes, 150e9);
+	cJSON_Delete(o);
+	o = cJSON_Parse("{\"sms\": 132, \"name\": \"\"}");
+	cua_device_from_json(o, &back);
+	cr_expect(!back.known);
+	cr_expect_eq(back.sms, 0, "an unknown device carries nothing");
+	cJSON_Delete(o);
 }

@@ -284,7 +284,7 @@ Test(task, accepts_a_folder_given_with_a_trailing_slash)
 Test(task, free_of_null_is_a_no_op)
 {
 	cua_task_free(NULL);
-	cua_catalogue_free(NULL);
+	cua_catalogue_clear(NULL);
 }
 
 struct dtype_case {
@@ -335,7 +335,7 @@ Test(catalogue, loads_every_task_sorted_by_id_and_ignores_common)
 	cr_expect_null(cat.errors);
 	cr_expect_eq(strlen(cat.hash), 64);
 	cr_expect_eq(strspn(cat.hash, "0123456789abcdef"), 64);
-	cua_catalogue_free(&cat);
+	cua_catalogue_clear(&cat);
 	cr_expect_eq(cat.n, 0);
 	cr_expect_null(cat.tasks);
 }
@@ -364,7 +364,7 @@ Test(catalogue, loads_the_good_tasks_and_reports_every_bad_one)
 	cr_expect_eq(strchr(second, '\n')[1], '\0', "exactly two lines: %s", cat.errors);
 	free(first);
 	cr_expect(strncmp(err, "2 tasks failed to load; the first: ", 35) == 0, "%s", err);
-	cua_catalogue_free(&cat);
+	cua_catalogue_clear(&cat);
 }
 
 Test(catalogue, fails_cleanly_when_there_is_no_tasks_folder)
@@ -389,7 +389,7 @@ Test(catalogue, hashes_each_file_as_path_nul_contents_in_path_order)
 	cua_sha256_hex(stream, sizeof(stream) - 1, want);
 	cr_expect_str_eq(cat.hash, want);
 	cr_expect_eq(cat.n, 0);
-	cua_catalogue_free(&cat);
+	cua_catalogue_clear(&cat);
 	cua_rmtree(dir);
 	free(dir);
 }
@@ -405,22 +405,22 @@ Test(catalogue, hash_changes_when_any_file_under_tasks_changes)
 	cr_assert_eq(cua_catalogue_load(dir, &cat, err, sizeof(err)), CUA_OK, "%s", err);
 	cr_assert_eq(cat.n, 1);
 	strcpy(h0, cat.hash);
-	cua_catalogue_free(&cat);
+	cua_catalogue_clear(&cat);
 
 	cr_assert_eq(cua_catalogue_load(dir, &cat, err, sizeof(err)), CUA_OK, "%s", err);
 	cr_expect_str_eq(cat.hash, h0, "same files, same hash");
-	cua_catalogue_free(&cat);
+	cua_catalogue_clear(&cat);
 
 	write_text(dir, "tasks/common/naive.cuh", "// v2\n");
 	cr_assert_eq(cua_catalogue_load(dir, &cat, err, sizeof(err)), CUA_OK, "%s", err);
 	cr_expect_str_neq(cat.hash, h0, "a shared file changed");
-	cua_catalogue_free(&cat);
+	cua_catalogue_clear(&cat);
 
 	write_text(dir, "tasks/common/naive.cuh", "// v1\n");
 	write_text(dir, "tasks/L1/020-relu/reference.cu", "// new\n");
 	cr_assert_eq(cua_catalogue_load(dir, &cat, err, sizeof(err)), CUA_OK, "%s", err);
 	cr_expect_str_neq(cat.hash, h0, "a file was added");
-	cua_catalogue_free(&cat);
+	cua_catalogue_clear(&cat);
 
 	free(task);
 	cua_rmtree(dir);
@@ -474,7 +474,7 @@ ParameterizedTest(struct find_case *c, catalogue, finds_a_task_by_id_folder_slug
 		cr_expect_null(t, "'%s' found %s", c->name, t ? t->id : "");
 		cr_expect_str_eq(err, c->msg);
 	}
-	cua_catalogue_free(&cat);
+	cua_catalogue_clear(&cat);
 }
 
 /* ---- layered inputs (Level 3 weights) ---------------------------------------- */

@@ -561,3 +561,176 @@ Test(verdict, out_of_range_numbers_are_clamped_not_cast)
 	cua_eval_clear(&e);
 	cJSON_Delete(j);
 }
+
+/* ---- one codec per record: cases, timings, devices ----------------------------
+ * The judge writes its case, timing and device events with these functions and
+ * the parent reads them back with their pairs; evals.jsonl holds the same
+ * objects. A field written by one side and not read by the other is lost. */
+
+Test(verdict, a_failing_secret_case_survives_its_codec)
+{
+	struct cua_case k = {0}, back;
+	char err[CUA_ERR_LEN] = "";
+	snprintf(k.shape, sizeof(k.shape), "odd");
+	snprintf(k.output, sizeof(k.output), "y");
+	k.secret = true;
+	k.recheck = true;
+	k.n_elems = 4097;
+	k.n_bad = 3;
+	k.n_nan = 1;
+	k.n_unwritten = 2;
+	k.max_abs = 0.25;
+	k.max_rel = INFINITY;
+	k.first_bad = 4096;
+	snprintf(k.first_bad_at, sizeof(k.first_bad_at), "[1, 0]");
+	k.got = NAN;
+	k.want = -1.5;
+	cJSON *o = cJSON_CreateObject();
+	cua_case_to_json(o, &k);
+	cr_expect(cJSON_IsString(cJSON_GetObjectItem(o, "seed")),
+	          "a secret seed is written as a word, never as its value");
+	cr_assert_eq(cua_case_from_json(o, &back, err, sizeof(err)), CUA_OK, "%s", err);
+	cr_expect_str_eq(back.shape, "odd");
+	cr_expect_str_eq(back.output, "y");
+	cr_expect(back.secret && back.recheck && !back.ok);
+	cr_expect_eq(back.seed, 0);
+	cr_expect_eq(back.n_elems, 4097);
+	cr_expect_eq(back.n_bad, 3);
+	cr_expect_eq(back.n_nan, 1);
+	cr_expect_eq(back.n_unwritten, 2);
+	cr_expect_eq(back.max_abs, 0.25);
+	cr_expect(isnan(back.max_rel), "inf is written as null and read back as NaN");
+	cr_expect_eq(back.first_bad, 4096);
+	cr_expect_str_eq(back.first_bad_at, "[1, 0]");
+	cr_expect(isnan(back.got));
+	cr_expect_eq(back.want, -1.5);
+	cJSON_Delete(o);
+}
+
+Test(verdict, a_public_passing_case_keeps_its_seed_and_no_first_bad)
+{
+	struct cua_case k = {0}, back;
+	char err[CUA_ERR_LEN] = "";
+	snprintf(k.shape, sizeof(k.shape), "timed");
+	k.seed = (1ull << 53) - 1;   /* seeds are 53 bits: exact as a JSON number */
+	k.ok = true;
+	k.first_bad = -1;
+	cJSON *o = cJSON_CreateObject();
+	cua_case_to_json(o, &k);
+	cr_expect_null(cJSON_GetObjectItem(o, "first_bad"));
+	cr_assert_eq(cua_case_from_json(o, &back, err, sizeof(err)), CUA_OK, "%s", err);
+	cr_expect(!back.secret && back.ok);
+	cr_expect_eq(back.seed, (1ull << 53) - 1);
+	cr_expect_eq(back.first_bad, -1);
+	cJSON_Delete(o);
+}
+
+Test(verdict, a_case_without_a_shape_is_refused_naming_the_field)
+{
+	char err[CUA_ERR_LEN] = "";
+	struct cua_case back;
+	cJSON *o = cJSON_Parse("{\"seed\": 1, \"ok\": true}");
+	cr_expect_eq(cua_case_from_json(o, &back, err, sizeof(err)), CUA_E_PARSE);
+	cr_expect_str_eq(err, "shape: expected a string");
+	cJSON_Delete(o);
+}
+
+Test(verdict, a_judge_timing_survives_its_codec)
+{
+	struct cua_timing t = {0}, back;
+	char err[CUA_ERR_LEN] = "";
+	t.done = true;
+	t.judge_ms = (struct cua_stats){.n = 40, .median = 1.25, .q1 = 1.2, .q3 = 1.3,
+	                                .iqr = 0.1, .mean = 1.26, .stdev = 0.02,
+	                                .min = 1.19, .max = 1.4, .rel_sem = 0.003};
+	t.event_ms = (struct cua_stats){.n = 40, .median = 1.3};
+	t.host_ms = (struct cua_stats){.n = 40, .median = 1.31};
+	t.overhead_ms = 0.011;
+	t.claim_overhead_ms = 0.004;
+	t.pre_ms = 0.02;
+	t.pre_max_ms = 0.05;
+	t.gap_max_ms = 0.07;
+	t.sm_mhz_before = 1980;
+	t.sm_mhz_after = 1965;
+	t.input_sets = 3;
+	t.set_median_ms[0] = 1.24;
+	t.set_median_ms[1] = 1.25;
+	t.set_median_ms[2] = 1.27;
+	t.flush_bytes = 256.0 * (1 << 20);
+	cJSON *o = cJSON_CreateObject();
+	cua_timing_to_json(o, &t);
+	cr_assert_eq(cua_timing_from_json(o, &back, err, sizeof(err)), CUA_OK, "%s", err);
+	cr_expect(back.done);
+	cr_expect_eq(back.judge_ms.n, 40);
+	cr_expect_eq(back.judge_ms.median, 1.25);
+	cr_expect_eq(back.judge_ms.q1, 1.2);
+	cr_expect_eq(back.judge_ms.rel_sem, 0.003);
+	cr_expect_eq(back.event_ms.median, 1.3);
+	cr_expect_eq(back.host_ms.median, 1.31);
+	cr_expect_eq(back.overhead_ms, 0.011);
+	cr_expect_eq(back.claim_overhead_ms, 0.004);
+	cr_expect_eq(back.pre_ms, 0.02);
+	cr_expect_eq(back.pre_max_ms, 0.05);
+	cr_expect_eq(back.gap_max_ms, 0.07);
+	cr_expect_eq(back.sm_mhz_before, 1980);
+	cr_expect_eq(back.sm_mhz_after, 1965);
+	cr_expect_eq(back.input_sets, 3);
+	cr_expect_eq(back.set_median_ms[2], 1.27);
+	cr_expect_eq(back.set_median_ms[3], 0);
+	cr_expect_eq(back.flush_bytes, 256.0 * (1 << 20));
+	cJSON_Delete(o);
+}
+
+Test(verdict, a_schema_1_timing_has_no_judge_fields_and_reads_back_without_them)
+{
+	struct cua_timing t = {0}, back;
+	char err[CUA_ERR_LEN] = "";
+	t.done = true;
+	t.event_ms = (struct cua_stats){.n = 12, .median = 0.5};
+	t.claim_overhead_ms = 9;     /* meaningless without the judge's clock: not written */
+	cJSON *o = cJSON_CreateObject();
+	cua_timing_to_json(o, &t);
+	cr_expect_null(cJSON_GetObjectItem(o, "judge_ms"));
+	cr_expect_null(cJSON_GetObjectItem(o, "claim_overhead_ms"));
+	cr_assert_eq(cua_timing_from_json(o, &back, err, sizeof(err)), CUA_OK, "%s", err);
+	cr_expect_eq(back.judge_ms.n, 0);
+	cr_expect_eq(cua_timing_stats(&back)->median, 0.5,
+	             "a schema 1 timing is measured by its events");
+	cJSON_Delete(o);
+}
+
+Test(verdict, a_timing_without_its_event_statistics_is_refused_naming_them)
+{
+	char err[CUA_ERR_LEN] = "";
+	struct cua_timing back;
+	cJSON *o = cJSON_Parse("{\"host_ms\": {\"n\": 1, \"median\": 2}}");
+	cr_expect_eq(cua_timing_from_json(o, &back, err, sizeof(err)), CUA_E_PARSE);
+	cr_expect_str_eq(err, "event_ms: expected an object");
+	cJSON_Delete(o);
+}
+
+Test(verdict, an_evaluation_writes_its_cases_and_timing_with_their_codecs)
+{
+	/* evals.jsonl's cases and timing are the judge's events, member for member. */
+	struct cua_eval e;
+	cua_eval_init(&e, "candidate");
+	e.n_cases = 1;
+	snprintf(e.cases[0].shape, sizeof(e.cases[0].shape), "timed");
+	e.cases[0].secret = true;
+	e.cases[0].ok = true;
+	e.cases[0].first_bad = -1;
+	e.timing.done = true;
+	e.timing.judge_ms = (struct cua_stats){.n = 10, .median = 2};
+	e.timing.event_ms = (struct cua_stats){.n = 10, .median = 2.1};
+	e.timing.host_ms = (struct cua_stats){.n = 10, .median = 2.2};
+	cJSON *j = cua_eval_to_json(&e);
+	cJSON *c = cJSON_CreateObject(), *t = cJSON_CreateObject();
+	cua_case_to_json(c, &e.cases[0]);
+	cua_timing_to_json(t, &e.timing);
+	cr_expect(cJSON_Compare(cJSON_GetArrayItem(cJSON_GetObjectItem(j, "cases"), 0), c, true));
+	cr_expect(cJSON_Compare(cJSON_GetObjectItem(j, "timing"), t, true));
+	cJSON_Delete(c);
+	cJSON_Delete(t);
+	cJSON_Delete(j);
+	cua_eval_clear(&e);
+}

@@ -312,7 +312,7 @@ enum cua_status cua_catalogue_load(const char *root, struct cua_catalogue *cat,
 	}
 out:
 	if (rc != CUA_OK && rc != CUA_E_PARSE)
-		cua_catalogue_free(cat);
+		cua_catalogue_clear(cat);
 	free(first_err);
 	free(level_dir);
 	free(tasks_dir);
@@ -320,7 +320,7 @@ out:
 	return rc;
 }
 
-void cua_catalogue_free(struct cua_catalogue *cat)
+void cua_catalogue_clear(struct cua_catalogue *cat)
 {
 	if (!cat)
 		return;

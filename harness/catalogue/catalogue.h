@@ -17,7 +17,7 @@ struct cua_catalogue {
  * cat->errors and the call returns CUA_E_PARSE with the good ones loaded. */
 enum cua_status cua_catalogue_load(const char *root, struct cua_catalogue *cat,
                                    char *err, size_t errlen);
-void cua_catalogue_free(struct cua_catalogue *cat);
+void cua_catalogue_clear(struct cua_catalogue *cat);
 
 /* Finds a task by exact id ("L1/020-relu"), folder name ("020-relu"), slug
  * ("relu") or number ("20": the lowest level's task 20; "L2/20": Level 2's). NULL if none or

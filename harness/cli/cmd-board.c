@@ -68,7 +68,7 @@ static void build(struct board *b, struct cua_run **runs, int n, const struct cu
 			        r->device[0] ? r->device : "an unnamed GPU", newer ? r->dir : q->dir);
 			if (!newer)
 				continue;
-			cua_scores_free(&b->e[k].s);
+			cua_scores_clear(&b->e[k].s);
 		} else
 			k = b->n++;
 		b->e[k].run = r;
@@ -96,7 +96,7 @@ static void build(struct board *b, struct cua_run **runs, int n, const struct cu
 static void board_free(struct board *b)
 {
 	for (int k = 0; k < b->n; k++)
-		cua_scores_free(&b->e[k].s);
+		cua_scores_clear(&b->e[k].s);
 	free(b->e);
 	free(b->tasks);
 }

@@ -195,6 +195,6 @@ int cmd_catalogue(struct cua_cli *cli, int argc, char **argv)
 	cJSON_Delete(self);
 	cJSON_Delete(torch);
 	int rc = cat.n_bad ? CUA_EXIT_FAILED : CUA_EXIT_OK;
-	cua_catalogue_free(&cat);
+	cua_catalogue_clear(&cat);
 	return rc;
 }

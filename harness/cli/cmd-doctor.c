@@ -36,8 +36,8 @@ static cJSON *run_child(struct cua_cli *cli, const char *what, double timeout_s,
 	cJSON *j = r.out ? cJSON_Parse(r.out) : NULL;
 	if (!j)
 		cua_errf(err, errlen, "%s %s", what,
-		         r.how == CUA_EXIT_TIMEOUT ? "timed out" : "printed no JSON");
-	cua_child_result_free(&r);
+		         r.how == CUA_CHILD_TIMEOUT ? "timed out" : "printed no JSON");
+	cua_child_result_clear(&r);
 	return j;
 }
 

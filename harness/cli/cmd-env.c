@@ -50,7 +50,7 @@ static void stop_episode(struct env *e)
 	if (!e->active)
 		return;
 	cua_episode_end(&e->ep, "reset");
-	cua_episode_free(&e->ep);
+	cua_episode_clear(&e->ep);
 	e->active = false;
 }
 
@@ -72,12 +72,12 @@ static void do_reset(struct env *e, const cJSON *req, int line)
 		CUA_ASSERT(rep);
 		rep->task = r.task;
 		if (gpu && cua_report_run(r.task, NULL, &e->opts, rep, err, sizeof(err)) != CUA_OK) {
-			cua_report_free(rep);
+			cua_report_clear(rep);
 			free(rep);
 			return fail(line, err);
 		}
 		if (e->base[ti]) {
-			cua_report_free(e->base[ti]);
+			cua_report_clear(e->base[ti]);
 			free(e->base[ti]);
 		}
 		e->base[ti] = rep;
@@ -151,11 +151,11 @@ int cmd_env(struct cua_cli *cli, int argc, char **argv)
 	stop_episode(&e);
 	for (int i = 0; i < e.cat.n; i++)
 		if (e.base[i]) {
-			cua_report_free(e.base[i]);
+			cua_report_clear(e.base[i]);
 			free(e.base[i]);
 		}
 	free(e.base);
 	cua_rmtree(e.workdir);
-	cua_catalogue_free(&e.cat);
+	cua_catalogue_clear(&e.cat);
 	return CUA_EXIT_OK;
 }

@@ -207,7 +207,7 @@ int cmd_history(struct cua_cli *cli, int argc, char **argv)
 		rc = trend_plot(cli, out, format, rows, n);
 out:
 	for (int i = 0; i < n; i++) {
-		cua_scores_free(&rows[i].s);
+		cua_scores_clear(&rows[i].s);
 		cua_run_free(rows[i].run);
 	}
 	free(rows);

@@ -67,6 +67,6 @@ int cmd_list(struct cua_cli *cli, int argc, char **argv)
 			fprintf(stderr, "%d task(s) failed to load:\n%s", cat.n_bad, cat.errors);
 	}
 	int rc = cat.n_bad ? CUA_EXIT_FAILED : CUA_EXIT_OK;
-	cua_catalogue_free(&cat);
+	cua_catalogue_clear(&cat);
 	return rc;
 }

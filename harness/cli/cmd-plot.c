@@ -424,7 +424,7 @@ int cmd_plot(struct cua_cli *cli, int argc, char **argv)
 out:
 	if (g.s)
 		for (int r = 0; r < g.n; r++)
-			cua_scores_free(&g.s[r]);
+			cua_scores_clear(&g.s[r]);
 	free(g.s);
 	cua_runs_free(g.runs, g.n);
 	free(dirs);

@@ -68,7 +68,7 @@ static void build_one(struct pool *p, struct build_job *j)
 		j->ok = true;
 		snprintf(j->msg, sizeof(j->msg), "%s", b.cached ? "cached" : "built");
 	}
-	cua_build_free(&b);
+	cua_build_clear(&b);
 	cua_eval_clear(&e);
 }
 
@@ -267,7 +267,7 @@ int cmd_selftest(struct cua_cli *cli, int argc, char **argv)
 	for (int i = 0; i < n_names; i++)
 		if (!is_pattern(names[i]) && !cua_catalogue_find(&cat, names[i], err, sizeof(err))) {
 			fprintf(stderr, "cuarena selftest: %s\n", err);
-			cua_catalogue_free(&cat);
+			cua_catalogue_clear(&cat);
 			free(names);
 			return CUA_EXIT_USAGE;
 		}
@@ -277,14 +277,14 @@ int cmd_selftest(struct cua_cli *cli, int argc, char **argv)
 			printf("(and %d task file(s) failed to load, above)\n", failed);
 			rc = CUA_EXIT_FAILED;
 		}
-		cua_catalogue_free(&cat);
+		cua_catalogue_clear(&cat);
 		free(names);
 		return rc;
 	}
 	if (!cua_have_gpu()) {
 		fprintf(stderr, "cuarena selftest: no NVIDIA GPU on this machine (no "
 		                "/dev/nvidia*): use --compile-only here.\n");
-		cua_catalogue_free(&cat);
+		cua_catalogue_clear(&cat);
 		free(names);
 		return CUA_EXIT_ENV;
 	}
@@ -326,7 +326,7 @@ int cmd_selftest(struct cua_cli *cli, int argc, char **argv)
 		if (st != CUA_OK) {
 			printf("FAIL %s: harness error: %s\n", t->id, err);
 			failed++;
-			cua_report_free(&r);
+			cua_report_clear(&r);
 			continue;
 		}
 		if (r.device.known)
@@ -341,7 +341,7 @@ int cmd_selftest(struct cua_cli *cli, int argc, char **argv)
 		if (st != CUA_OK) {
 			printf("FAIL %s: harness error: %s\n", t->id, err);
 			failed++;
-			cua_report_free(&r);
+			cua_report_clear(&r);
 			continue;
 		}
 		bool ok = de.verdict == CUA_VERDICT_OK;
@@ -393,7 +393,7 @@ int cmd_selftest(struct cua_cli *cli, int argc, char **argv)
 		}
 		cJSON_AddItemToArray(arr, tj);
 		cua_eval_clear(&de);
-		cua_report_free(&r);
+		cua_report_clear(&r);
 		if (out) {
 			/* rewritten after every task: a run cut short keeps what it measured */
 			cJSON_DeleteItemFromObject(doc, "device");
@@ -420,7 +420,7 @@ int cmd_selftest(struct cua_cli *cli, int argc, char **argv)
 		free(s);
 	}
 	cJSON_Delete(doc);
-	cua_catalogue_free(&cat);
+	cua_catalogue_clear(&cat);
 	free(names);
 	return failed ? CUA_EXIT_FAILED : CUA_EXIT_OK;
 }

@@ -13,7 +13,7 @@ int cmd_show(struct cua_cli *cli, int argc, char **argv)
 		return cua_cli_usage("show");
 	int rc = cua_cli_task(cli, argv[1], &cat, &t);
 	if (rc != CUA_EXIT_OK) {
-		cua_catalogue_free(&cat);
+		cua_catalogue_clear(&cat);
 		return rc;
 	}
 	char *prompt = cua_prompt_render(t, cli->root);
@@ -26,6 +26,6 @@ int cmd_show(struct cua_cli *cli, int argc, char **argv)
 	} else
 		fputs(prompt, stdout);
 	free(prompt);
-	cua_catalogue_free(&cat);
+	cua_catalogue_clear(&cat);
 	return CUA_EXIT_OK;
 }

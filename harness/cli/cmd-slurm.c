@@ -215,7 +215,7 @@ static int check_job(struct cua_cli *cli, struct job *j)
 	int n = 0;
 	for (int i = 0; i < cat.n; i++)
 		n += cua_run_selects(cat.tasks[i], j->level, j->tasks);
-	cua_catalogue_free(&cat);
+	cua_catalogue_clear(&cat);
 	if (n < j->shards) {
 		fprintf(stderr, "cuarena slurm: --shards %d: the selection has %d task%s (give at "
 		        "most %d shards)\n", j->shards, n, n == 1 ? "" : "s", n);

@@ -426,7 +426,7 @@ int cmd_table(struct cua_cli *cli, int argc, char **argv)
 out:
 	if (t.scores)
 		for (int r = 0; r < t.n_runs; r++)
-			cua_scores_free(&t.scores[r]);
+			cua_scores_clear(&t.scores[r]);
 	free(t.scores);
 	cua_runs_free(t.runs, t.n_runs);
 	free(dirs);

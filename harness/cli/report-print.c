@@ -68,28 +68,28 @@ int cua_cli_report(struct cua_cli *cli, const char *task, const char *src,
 
 	int rc = cua_cli_task(cli, task, &cat, &t);
 	if (rc != CUA_EXIT_OK) {
-		cua_catalogue_free(&cat);
+		cua_catalogue_clear(&cat);
 		return rc;
 	}
 	if (!cua_have_gpu()) {
 		fprintf(stderr, "cuarena: no NVIDIA GPU on this machine (no /dev/nvidia*): "
 		                "evaluating a kernel needs a CUDA device.\n");
-		cua_catalogue_free(&cat);
+		cua_catalogue_clear(&cat);
 		return CUA_EXIT_ENV;
 	}
 	enum cua_status st = cua_report_run(t, src, base_opts, &r, err, sizeof(err));
 	if (st != CUA_OK) {
 		fprintf(stderr, "cuarena: %s\n", err);
-		cua_report_free(&r);
-		cua_catalogue_free(&cat);
+		cua_report_clear(&r);
+		cua_catalogue_clear(&cat);
 		return st == CUA_E_NOT_FOUND ? CUA_EXIT_ENV : CUA_EXIT_FAILED;
 	}
 	/* A child that could not see a GPU is the environment's fault: say so once. */
 	if (!r.device.known && r.base[0].verdict == CUA_VERDICT_HARNESS_ERROR &&
 	    strstr(r.base[0].message, "no CUDA device")) {
 		fprintf(stderr, "cuarena: %s\n", r.base[0].message);
-		cua_report_free(&r);
-		cua_catalogue_free(&cat);
+		cua_report_clear(&r);
+		cua_catalogue_clear(&cat);
 		return CUA_EXIT_ENV;
 	}
 	bool all_ok = true;
@@ -135,8 +135,8 @@ int cua_cli_report(struct cua_cli *cli, const char *task, const char *src,
 		for (int i = 0; i < r.n_base; i++)
 			print_failure(&r.base[i]);
 	}
-	cua_report_free(&r);
-	cua_catalogue_free(&cat);
+	cua_report_clear(&r);
+	cua_catalogue_clear(&cat);
 	return all_ok ? CUA_EXIT_OK : CUA_EXIT_FAILED;
 }
 
@@ -151,17 +151,17 @@ int cua_cli_precheck(struct cua_cli *cli, const char *task, const char *src,
 
 	int rc = cua_cli_task(cli, task, &cat, &t);
 	if (rc != CUA_EXIT_OK) {
-		cua_catalogue_free(&cat);
+		cua_catalogue_clear(&cat);
 		return rc;
 	}
 	cua_eval_init(&e, "candidate");
 	enum cua_status st = cua_precheck(t, src, CUA_SUBJECT_CANDIDATE, "candidate", o, NULL,
 	                                  &b, &e, err, sizeof(err));
-	cua_build_free(&b);
+	cua_build_clear(&b);
 	if (st != CUA_OK) {
 		fprintf(stderr, "cuarena: %s\n", err);
 		cua_eval_clear(&e);
-		cua_catalogue_free(&cat);
+		cua_catalogue_clear(&cat);
 		return st == CUA_E_NOT_FOUND || st == CUA_E_IO ? CUA_EXIT_ENV : CUA_EXIT_FAILED;
 	}
 	if (cli->json) {
@@ -180,6 +180,6 @@ int cua_cli_precheck(struct cua_cli *cli, const char *task, const char *src,
 	}
 	rc = e.verdict == CUA_VERDICT_OK ? CUA_EXIT_OK : CUA_EXIT_FAILED;
 	cua_eval_clear(&e);
-	cua_catalogue_free(&cat);
+	cua_catalogue_clear(&cat);
 	return rc;
 }

@@ -106,14 +106,14 @@ const char *cua_nvcc_version(const char *nvcc)
 		build_env(nvcc, pv, sizeof(pv), env);
 		o.env = env;
 		if (cua_sandbox_run(argv, &o, &r, NULL, 0) == CUA_OK) {
-			if (r.how == CUA_EXIT_NORMAL && r.code == 0 && r.out) {
+			if (r.how == CUA_CHILD_NORMAL && r.code == 0 && r.out) {
 				const char *rel = strstr(r.out, "release ");
 				if (rel) {
 					size_t n = strcspn(rel, "\n");
 					snprintf(version, sizeof(version), "%.*s", (int)n, rel);
 				}
 			}
-			cua_child_result_free(&r);
+			cua_child_result_clear(&r);
 		}
 		/* Only a success is remembered: a probe that failed (seen once on the GPU
 		 * machine under heavy parallel load) is tried again by the next build. */
@@ -186,7 +186,7 @@ void cua_build_opts_init(struct cua_build_opts *o, const char *root,
 	o->timeout_s = 60;
 }
 
-void cua_build_free(struct cua_build *b)
+void cua_build_clear(struct cua_build *b)
 {
 	if (b) {
 		free(b->log);
@@ -417,7 +417,7 @@ enum cua_status cua_build_so(const char *src_path, const struct cua_build_opts *
 	if (result != CUA_OK)
 		goto out;
 	have_r = true;
-	if (r.how == CUA_EXIT_STOPPED) {   /* nothing learnt about the source */
+	if (r.how == CUA_CHILD_STOPPED) {   /* nothing learnt about the source */
 		unlink(tmp_so);
 		cua_errf(err, errlen, "%s: build stopped on request", src_path);
 		result = CUA_E_INTERRUPTED;
@@ -434,14 +434,14 @@ enum cua_status cua_build_so(const char *src_path, const struct cua_build_opts *
 		b->log = n ? cua_trim_text(all, n, LOG_MAX) : NULL;
 		free(all);
 	}
-	if (r.how == CUA_EXIT_TIMEOUT) {
+	if (r.how == CUA_CHILD_TIMEOUT) {
 		b->timed_out = true;
 		unlink(tmp_so);
 		goto out;
 	}
-	if (r.how != CUA_EXIT_NORMAL || r.code != 0 || !file_exists(tmp_so)) {
+	if (r.how != CUA_CHILD_NORMAL || r.code != 0 || !file_exists(tmp_so)) {
 		unlink(tmp_so);
-		if (r.how == CUA_EXIT_NORMAL && r.code != 0)
+		if (r.how == CUA_CHILD_NORMAL && r.code != 0)
 			cua_write_file(fail_path, b->log ? b->log : "", b->log ? strlen(b->log) : 0,
 			               NULL, 0);
 		goto out;
@@ -486,7 +486,7 @@ enum cua_status cua_build_so(const char *src_path, const struct cua_build_opts *
 	b->ok = true;
 out:
 	if (have_r)
-		cua_child_result_free(&r);
+		cua_child_result_clear(&r);
 	free(src);
 	return result;
 }

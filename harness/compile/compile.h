@@ -47,7 +47,7 @@ struct cua_build {
  * unreadable source, cache not writable). */
 enum cua_status cua_build_so(const char *src_path, const struct cua_build_opts *o,
                              struct cua_build *b, char *err, size_t errlen);
-void cua_build_free(struct cua_build *b);
+void cua_build_clear(struct cua_build *b);
 
 /* nvcc's "release X.Y, VX.Y.Z" line, or NULL if nvcc does not run. Cached. */
 const char *cua_nvcc_version(const char *nvcc);

@@ -22,7 +22,7 @@ void cua_subject_libs(const struct cua_task *t, enum cua_subject_kind kind,
  * leaves it holding a verdict (compile_error, compile_timeout,
  * forbidden_symbol, load_error, forbidden_instruction) and e->verdict stays
  * CUA_VERDICT_OK otherwise. b_out (always initialised; free with
- * cua_build_free) holds the build. An error return is the harness's own
+ * cua_build_clear) holds the build. An error return is the harness's own
  * failure: no nvcc, no cuobjdump, an unreadable file. */
 enum cua_status cua_precheck(const struct cua_task *t, const char *src_path,
                              enum cua_subject_kind kind, const char *subject,

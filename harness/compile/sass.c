@@ -369,19 +369,19 @@ enum cua_status cua_sass_scan_file(const char *so_path, const char *cuobjdump,
 	st = cua_sandbox_run(argv, &o, &r, err, errlen);
 	if (st != CUA_OK)
 		return st;
-	if (r.how != CUA_EXIT_NORMAL || r.code != 0 || r.out_truncated) {
+	if (r.how != CUA_CHILD_NORMAL || r.code != 0 || r.out_truncated) {
 		/* An object without device code has nothing to judge. */
 		bool no_code = r.err && strstr(r.err, "does not contain device code");
 		if (!no_code) {
 			cua_errf(err, errlen, "%s -sass %s failed%s: %.300s", cuobjdump, so_path,
 			         r.out_truncated ? " (listing too large)" : "",
 			         r.err && r.err[0] ? r.err : "no message");
-			cua_child_result_free(&r);
+			cua_child_result_clear(&r);
 			return CUA_E_PARSE;
 		}
 	}
 	cua_sass_parse(r.out, r.out_len, s);
-	cua_child_result_free(&r);
+	cua_child_result_clear(&r);
 	if (cache_path)
 		write_cache(cache_path, s);
 	return CUA_OK;

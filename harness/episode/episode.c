@@ -189,7 +189,7 @@ enum cua_status cua_episode_step(struct cua_episode *ep, const char *code,
 		/* ...the GPU one evaluation at a time. */
 		st = ep->gpu_lock ? cua_gpu_lock(ep->gpu_lock, ep->stop) : CUA_OK;
 		if (st != CUA_OK) {
-			cua_build_free(&b);
+			cua_build_clear(&b);
 			ep->turn--;
 			step->turn = 0;
 			cua_errf(err, errlen, "%s while turn %d of %s waited for the GPU",
@@ -200,7 +200,7 @@ enum cua_status cua_episode_step(struct cua_episode *ep, const char *code,
 		st = cua_eval_built(t, src, ep->opts, &b, &step->eval, NULL, err, errlen);
 		if (ep->gpu_lock)
 			pthread_mutex_unlock(ep->gpu_lock);
-		cua_build_free(&b);
+		cua_build_clear(&b);
 		if (st != CUA_OK) {
 			ep->turn--;
 			step->turn = 0;
@@ -323,7 +323,7 @@ void cua_episode_end(struct cua_episode *ep, const char *reason)
 	cua_reward_finish(ep->reward_kind, ep->rewards, ep->turn);
 }
 
-void cua_episode_free(struct cua_episode *ep)
+void cua_episode_clear(struct cua_episode *ep)
 {
 	if (!ep)
 		return;

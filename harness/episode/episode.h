@@ -8,7 +8,7 @@
 #include <signal.h>
 
 #include "common.h"
-#include "judge/eval.h"
+#include "judge/report.h"
 #include "episode/reward.h"
 
 struct cJSON;
@@ -87,7 +87,7 @@ void cua_episode_restore(struct cua_episode *ep, const struct cua_step *steps, i
 /* Ends the episode (reason recorded); final rewards are ep->rewards after
  * cua_reward_finish. */
 void cua_episode_end(struct cua_episode *ep, const char *reason);
-void cua_episode_free(struct cua_episode *ep);
+void cua_episode_clear(struct cua_episode *ep);
 void cua_step_clear(struct cua_step *s);
 
 /* True for a turn whose reply held no code (verdict no_code; compile_error

@@ -454,9 +454,9 @@ out_end:
 		write_end(r, &ep, reason);
 	if (ai->end && aep)
 		ai->end(r->agent, aep);
-	cua_episode_free(&ep);
+	cua_episode_clear(&ep);
 out_report:
-	cua_report_free(&base);
+	cua_report_clear(&base);
 	if (!ep.task) {
 		/* the episode never started: still say so in the trajectory */
 		cJSON *l = cJSON_CreateObject();
@@ -670,7 +670,7 @@ static void free_prior(struct run *r)
 			free(r->prior[i].shown[k]);
 			free(r->prior[i].reply[k]);
 		}
-		cua_report_free(&r->prior[i].base);
+		cua_report_clear(&r->prior[i].base);
 	}
 	free(r->prior);
 	r->prior = NULL;
@@ -1110,6 +1110,6 @@ out_agent:
 out_cat:
 	cJSON_Delete(shard);
 	free(r.tasks);
-	cua_catalogue_free(&cat);
+	cua_catalogue_clear(&cat);
 	return st;
 }

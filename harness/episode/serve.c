@@ -1,7 +1,12 @@
 /* serve.c — `cuarena serve`: HTTP/JSON on libmicrohttpd (one thread per
  * connection), a bounded queue of jobs, builder threads, one GPU lock per device
  * and the episode code of `run` and `env`; every evaluation appended to a
- * results folder (docs/SERVE.md, docs/RESULTS-FORMAT.md). */
+ * results folder (docs/SERVE.md, docs/RESULTS-FORMAT.md).
+ *
+ * Longer than the ~900 lines of STYLE on purpose: one server whose queue, builder
+ * and GPU workers, episodes and routes share one state (struct server) and one
+ * lock order; split, each part would need the whole of it.
+ */
 #include "episode/serve.h"
 #include "episode/envproto.h"
 #include "catalogue/prompts.h"
@@ -83,7 +88,7 @@ struct sepisode {
 	char id[40];
 	int slot, task_index;
 	struct cua_episode ep;
-	bool begun;                         /* ep is live (cua_episode_free it) */
+	bool begun;                         /* ep is live (cua_episode_clear it) */
 	bool busy;                          /* a step (or the reset) is queued or running */
 	bool ended;                         /* its end line is written */
 	uint64_t seq;                       /* creation order, for eviction */
@@ -295,7 +300,7 @@ static void prior_base(struct server *s, const cJSON *j, void *ctx)
 	if (!r || again || r->n_base >= (int)CUA_ARRAY_LEN(r->base)) {
 		/* a later measurement of the same task replaces the earlier one */
 		if (r) {
-			cua_report_free(r);
+			cua_report_clear(r);
 			free(r);
 		}
 		r = s->slot[slot].base[ti] = calloc(1, sizeof(*r));
@@ -635,7 +640,7 @@ static const struct cua_report *baselines(struct server *s, int slot, int ti, bo
 			cua_errf(err, errlen, "the server stopped before the baselines of %s were "
 			         "measured", t->id);
 		if (st != CUA_OK) {
-			cua_report_free(fresh);
+			cua_report_clear(fresh);
 			free(fresh);
 			pthread_mutex_unlock(&g->task_lock[ti]);
 			return NULL;
@@ -738,7 +743,7 @@ static void do_evaluate(struct server *s, struct job *j)
 	} else
 		job_failed(s, j, st, err);
 	cua_step_clear(&step);
-	cua_episode_free(&ep);
+	cua_episode_clear(&ep);
 	cua_rmtree(dir);
 }
 
@@ -1139,7 +1144,7 @@ static void unlink_episode(struct server *s, struct sepisode *se)
 static void free_episode(struct sepisode *se)
 {
 	if (se->begun)
-		cua_episode_free(&se->ep);
+		cua_episode_clear(&se->ep);
 	free(se);
 }
 
@@ -1690,7 +1695,7 @@ static void free_server(struct server *s)
 	for (int g = 0; g < s->n_slots; g++) {
 		for (int i = 0; s->slot[g].base && i < s->cat.n; i++) {
 			if (s->slot[g].base[i]) {
-				cua_report_free(s->slot[g].base[i]);
+				cua_report_clear(s->slot[g].base[i]);
 				free(s->slot[g].base[i]);
 			}
 			pthread_mutex_destroy(&s->slot[g].task_lock[i]);
@@ -1700,7 +1705,7 @@ static void free_server(struct server *s)
 		pthread_mutex_destroy(&s->slot[g].gpu);
 	}
 	for (int i = 0; i < s->n_retired; i++) {
-		cua_report_free(s->retired[i]);
+		cua_report_clear(s->retired[i]);
 		free(s->retired[i]);
 	}
 	free(s->retired);
@@ -1710,7 +1715,7 @@ static void free_server(struct server *s)
 			close(*fds[i]);
 	cJSON_Delete(s->run_json);
 	free(s->listed);
-	cua_catalogue_free(&s->cat);
+	cua_catalogue_clear(&s->cat);
 	pthread_mutex_destroy(&s->lock);
 	pthread_mutex_destroy(&s->wlock);
 	pthread_cond_destroy(&s->work);

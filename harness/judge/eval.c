@@ -53,60 +53,7 @@ void cua_baseline_path(const char *root, const char *name, char *buf, size_t len
 	snprintf(buf, len, "%s/baselines/%s.cu", root, name);
 }
 
-double cua_sol_ms(const struct cua_task *t, const struct cua_ceilings *c)
-{
-	int64_t flops = 0, bytes = 0;
-	int timed = cua_task_timed_shape(t);
-
-	if (!c || !c->known)
-		return 0;
-	if (cua_task_eval(t, timed, t->flops, &flops, NULL, 0) != CUA_OK ||
-	    cua_task_eval(t, timed, t->bytes, &bytes, NULL, 0) != CUA_OK)
-		return 0;
-	/* Arithmetic ceiling by policy: a strict task may use only FFMA; a TF32 task
-	 * may use the tensor cores at the TF32 rate we measured. */
-	double rate = t->precision == CUA_PREC_FP32_STRICT ? c->ffma_tflops
-	              : t->precision == CUA_PREC_TF32_ALLOWED ? c->sgemm_tf32_tflops
-	                                                      : c->gemm_bf16_tflops;
-	if (!t->sol_bytes_only && !(rate > 0))
-		return 0;   /* the ceiling this policy needs was not measured */
-	double t_flop = t->sol_bytes_only ? 0 : (double)flops / (rate * 1e12);
-	if (!(c->copy_gbs > 0))
-		return 0;
-	double t_mem = (double)bytes / (c->copy_gbs * 1e9);
-	return 1e3 * (t_flop > t_mem ? t_flop : t_mem);
-}
-
 /* ---- reading the child's report ------------------------------------------- */
-
-static void read_stats(const cJSON *o, struct cua_stats *s)
-{
-	const cJSON *v;
-#define F(k) ((v = cJSON_GetObjectItemCaseSensitive(o, #k)) && cJSON_IsNumber(v) ? v->valuedouble : 0)
-	s->n = cua_to_int(F(n));
-	s->median = F(median);
-	s->q1 = F(q1);
-	s->q3 = F(q3);
-	s->iqr = F(iqr);
-	s->mean = F(mean);
-	s->stdev = F(stdev);
-	s->min = F(min);
-	s->max = F(max);
-	s->rel_sem = F(rel_sem);
-#undef F
-}
-
-static double num(const cJSON *o, const char *k)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
-	return cJSON_IsNumber(v) ? v->valuedouble : NAN;
-}
-
-static const char *str(const cJSON *o, const char *k)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
-	return cJSON_IsString(v) ? v->valuestring : "";
-}
 
 struct channel_state {
 	const struct cua_channel_key *key;
@@ -115,95 +62,58 @@ struct channel_state {
 	bool have_result;
 	char last_phase[256];
 	struct cua_degeneracy *degen;   /* optional */
+	char bad[CUA_ERR_LEN];          /* the first event its codec refused ("" if none) */
 };
+
+/* The judge's events are read with the same codecs as evals.jsonl: one it wrote
+ * that they refuse is the harness's fault, and says which. */
+static void bad_event(struct channel_state *cs, const char *kind, const char *err)
+{
+	if (!cs->bad[0])
+		snprintf(cs->bad, sizeof(cs->bad), "the judge's %.16s event: %.900s", kind, err);
+}
 
 static void take_event(const cJSON *ev, struct cua_eval *e, struct cua_device *dev,
                        struct channel_state *cs)
 {
-	const char *kind = str(ev, "event");
+	const char *kind = cua_json_str(ev, "event");
+	char err[CUA_ERR_LEN];
 
 	if (!strcmp(kind, "device") && dev) {
-		dev->known = true;
-		snprintf(dev->name, sizeof(dev->name), "%s", str(ev, "name"));
-		dev->cc_major = cua_to_int(num(ev, "cc_major"));
-		dev->cc_minor = cua_to_int(num(ev, "cc_minor"));
-		dev->sms = cua_to_int(num(ev, "sms"));
-		dev->driver = cua_to_int(num(ev, "driver"));
-		snprintf(dev->driver_version, sizeof(dev->driver_version), "%s",
-		         str(ev, "driver_version"));
-		dev->runtime = cua_to_int(num(ev, "runtime"));
-		dev->l2_bytes = num(ev, "l2_bytes");
-		dev->mem_bytes = num(ev, "mem_bytes");
+		cua_device_from_json(ev, dev);
 	} else if (!strcmp(kind, "profile")) {
-		snprintf(e->profile, sizeof(e->profile), "%s", str(ev, "what"));
+		snprintf(e->profile, sizeof(e->profile), "%s", cua_json_str(ev, "what"));
 	} else if (!strcmp(kind, "jail")) {
-		snprintf(e->jail, sizeof(e->jail), "%s", str(ev, "what"));
+		snprintf(e->jail, sizeof(e->jail), "%s", cua_json_str(ev, "what"));
 	} else if (!strcmp(kind, "phase")) {
-		snprintf(cs->last_phase, sizeof(cs->last_phase), "%s", str(ev, "what"));
+		snprintf(cs->last_phase, sizeof(cs->last_phase), "%s", cua_json_str(ev, "what"));
 	} else if (!strcmp(kind, "case") && e->n_cases < CUA_MAX_CASES) {
-		struct cua_case *k = &e->cases[e->n_cases++];
-		memset(k, 0, sizeof(*k));
-		snprintf(k->shape, sizeof(k->shape), "%s", str(ev, "shape"));
-		k->secret = cJSON_IsTrue(cJSON_GetObjectItem(ev, "secret"));
-		k->recheck = cJSON_IsTrue(cJSON_GetObjectItem(ev, "recheck"));
-		k->seed = k->secret ? 0 : cua_to_u64(num(ev, "seed"));
-		k->ok = cJSON_IsTrue(cJSON_GetObjectItem(ev, "ok"));
-		k->n_elems = cua_to_u64(num(ev, "n"));
-		k->n_bad = cua_to_u64(num(ev, "bad"));
-		k->n_nan = cua_to_u64(num(ev, "nan"));
-		k->n_unwritten = cua_to_u64(num(ev, "unwritten"));
-		k->max_abs = num(ev, "max_abs");
-		k->max_rel = num(ev, "max_rel");
-		k->first_bad = -1;
-		if (!k->ok) {
-			snprintf(k->output, sizeof(k->output), "%s", str(ev, "output"));
-			k->first_bad = cua_to_i64(num(ev, "first_bad"));
-			snprintf(k->first_bad_at, sizeof(k->first_bad_at), "%s",
-			         str(ev, "first_bad_at"));
-			k->got = num(ev, "got");
-			k->want = num(ev, "want");
-		}
+		if (cua_case_from_json(ev, &e->cases[e->n_cases++], err, sizeof(err)) != CUA_OK)
+			bad_event(cs, kind, err);
 	} else if (!strcmp(kind, "timing")) {
-		struct cua_timing *t = &e->timing;
-		t->done = true;
-		read_stats(cJSON_GetObjectItem(ev, "judge_ms"), &t->judge_ms);
-		read_stats(cJSON_GetObjectItem(ev, "event_ms"), &t->event_ms);
-		read_stats(cJSON_GetObjectItem(ev, "host_ms"), &t->host_ms);
-		t->overhead_ms = num(ev, "overhead_ms");
-		t->claim_overhead_ms = num(ev, "claim_overhead_ms");
-		t->pre_ms = num(ev, "pre_ms");
-		t->pre_max_ms = num(ev, "pre_max_ms");
-		t->gap_max_ms = num(ev, "gap_max_ms");
-		t->sm_mhz_before = num(ev, "sm_mhz_before");
-		t->sm_mhz_after = num(ev, "sm_mhz_after");
-		t->input_sets = cua_to_int(num(ev, "input_sets"));
-		int k = 0;
-		const cJSON *x;
-		cJSON_ArrayForEach(x, cJSON_GetObjectItem(ev, "set_median_ms"))
-			if (k < 8 && cJSON_IsNumber(x))
-				t->set_median_ms[k++] = x->valuedouble;
-		t->flush_bytes = num(ev, "flush_bytes");
+		if (cua_timing_from_json(ev, &e->timing, err, sizeof(err)) != CUA_OK)
+			bad_event(cs, kind, err);
 	} else if (!strcmp(kind, "degeneracy") && cs->degen &&
 	           cs->degen->n < CUA_MAX_DEGEN) {
 		struct cua_degeneracy *d = cs->degen;
-		snprintf(d->c[d->n].shape, sizeof(d->c[0].shape), "%s", str(ev, "shape"));
-		snprintf(d->c[d->n].check, sizeof(d->c[0].check), "%s", str(ev, "check"));
-		snprintf(d->c[d->n].output, sizeof(d->c[0].output), "%s", str(ev, "output"));
-		d->c[d->n].differ = num(ev, "differ");
-		d->c[d->n].n = num(ev, "n");
+		snprintf(d->c[d->n].shape, sizeof(d->c[0].shape), "%s", cua_json_str(ev, "shape"));
+		snprintf(d->c[d->n].check, sizeof(d->c[0].check), "%s", cua_json_str(ev, "check"));
+		snprintf(d->c[d->n].output, sizeof(d->c[0].output), "%s", cua_json_str(ev, "output"));
+		d->c[d->n].differ = cua_json_num(ev, "differ");
+		d->c[d->n].n = cua_json_num(ev, "n");
 		d->c[d->n].ok = cJSON_IsTrue(cJSON_GetObjectItem(ev, "ok"));
 		d->n++;
 	} else if (!strcmp(kind, "checked")) {
-		e->check_s = num(ev, "seconds");
+		e->check_s = cua_json_num(ev, "seconds");
 	} else if (!strcmp(kind, "timed")) {
-		e->timing_s = num(ev, "seconds");
+		e->timing_s = cua_json_num(ev, "seconds");
 	} else if (!strcmp(kind, "result") && !cs->have_result) {
 		cs->have_result = true;
 		enum cua_verdict v;
-		if (!cua_verdict_parse(str(ev, "verdict"), &v))
+		if (!cua_verdict_parse(cua_json_str(ev, "verdict"), &v))
 			v = CUA_VERDICT_HARNESS_ERROR;
 		e->verdict = v;
-		snprintf(e->message, sizeof(e->message), "%s", str(ev, "message"));
+		snprintf(e->message, sizeof(e->message), "%s", cua_json_str(ev, "message"));
 	}
 }
 
@@ -229,24 +139,6 @@ static void take_channel(const char *buf, size_t len, struct cua_eval *e,
 			}
 		}
 		i += n + 1;
-	}
-}
-
-/* Speed of light: faster than the ceilings allow is an anomaly, not a win. The
- * margin (110 %) covers a kernel that beats the copy engine we measured by a little. */
-static void apply_sol(const struct cua_task *t, const struct cua_ceilings *c,
-                      struct cua_eval *e)
-{
-	if (e->verdict != CUA_VERDICT_OK || !e->timing.done)
-		return;
-	e->sol_ms = cua_sol_ms(t, c);
-	double med = cua_timing_stats(&e->timing)->median;
-	if (e->sol_ms > 0 && med > 0) {
-		e->pct_sol = 100.0 * e->sol_ms / med;
-		if (e->pct_sol > 110.0)
-			cua_eval_fail(e, CUA_VERDICT_TIMING_ANOMALY,
-			              "%.4f ms is faster than the speed of light of this task "
-			              "(%.4f ms): %.0f%% of SOL", med, e->sol_ms, e->pct_sol);
 	}
 }
 
@@ -423,26 +315,28 @@ static enum cua_status run_child(const struct cua_task *t, const char *so_path,
 		free(all);
 	}
 	const char *during = cs.last_phase[0] ? cs.last_phase : "start-up";
-	if (r.how == CUA_EXIT_TIMEOUT)
+	if (r.how == CUA_CHILD_TIMEOUT)
 		cua_eval_fail(e, CUA_VERDICT_TIMEOUT, "no verdict within %.0f s; killed during %s",
 		              o->run_timeout_s, during);
 	/* The judge runs none of the kernel's code (that runs in a process of its
 	 * own, which the judge judges): a judge that ends without a verdict is the
 	 * harness's failure, never the kernel's. */
-	else if (!cs.have_result && r.how == CUA_EXIT_SIGNALED)
+	else if (!cs.have_result && r.how == CUA_CHILD_SIGNALED)
 		cua_eval_fail(e, CUA_VERDICT_HARNESS_ERROR, "the judge died of %s during %s",
 		              cua_signal_desc(r.sig), during);
 	else if (!cs.have_result)
 		cua_eval_fail(e, CUA_VERDICT_HARNESS_ERROR,
 		              "the judge exited (status %d) during %s without a verdict", r.code,
 		              during);
+	else if (cs.bad[0])
+		cua_eval_fail(e, CUA_VERDICT_HARNESS_ERROR, "%s", cs.bad);
 	/* Whatever the channel said, someone else wrote on it too. */
 	if (cs.forged)
 		cua_eval_fail(e, CUA_VERDICT_SANDBOX_VIOLATION,
 		              "%d line%s on the judge's report channel %s not written by the "
 		              "judge (a forged report)", cs.forged, cs.forged == 1 ? "" : "s",
 		              cs.forged == 1 ? "was" : "were");
-	cua_child_result_free(&r);
+	cua_child_result_clear(&r);
 	return CUA_OK;
 }
 
@@ -525,14 +419,14 @@ static enum cua_status eval_with(const struct cua_task *t, const char *src_path,
 	extra[ne] = NULL;
 	st = run_child(t, b.so_path, ref.so_path, subject, o, extra, e, dev, NULL, err,
 	               errlen);
-	cua_build_free(&chk);
+	cua_build_clear(&chk);
 	if (st != CUA_OK)
 		goto out;
-	apply_sol(t, o->ceilings, e);
+	cua_sol_apply(t, o->ceilings, e);
 	st = CUA_OK;
 out:
-	cua_build_free(&ref);
-	cua_build_free(&b);
+	cua_build_clear(&ref);
+	cua_build_clear(&b);
 	return st;
 }
 
@@ -566,7 +460,7 @@ enum cua_status cua_eval_degeneracy(const struct cua_task *t,
 		cua_eval_fail(e, CUA_VERDICT_HARNESS_ERROR,
 		              "the task's reference does not compile:\n%s",
 		              ref.log ? ref.log : "");
-		cua_build_free(&ref);
+		cua_build_clear(&ref);
 		return CUA_OK;
 	}
 	if (dump_dir) {
@@ -586,7 +480,7 @@ enum cua_status cua_eval_degeneracy(const struct cua_task *t,
 	extra[k++] = ref.so_sha256;
 	st = run_child(t, NULL, ref.so_path, "degeneracy", o, extra, e, dev, d, err,
 	               errlen);
-	cua_build_free(&ref);
+	cua_build_clear(&ref);
 	return st;
 }
 
@@ -635,278 +529,8 @@ enum cua_status cua_prebuild_baselines(const struct cua_task *t,
 		if (i < 0)
 			cua_precheck_warm(&b, bo.nvcc);   /* the reference's SASS is checked too */
 		*built += !b.cached;
-		cua_build_free(&b);
+		cua_build_clear(&b);
 	}
 	return CUA_OK;
 }
 
-const struct cua_eval *cua_report_best_library(const struct cua_report *r)
-{
-	const struct cua_eval *best = NULL;
-	for (int i = 1; i < r->n_base; i++) {
-		const struct cua_eval *b = &r->base[i];
-		if (b->imported || b->verdict != CUA_VERDICT_OK || !b->timing.done)
-			continue;
-		if (!best || cua_timing_stats(&b->timing)->median <
-		                 cua_timing_stats(&best->timing)->median)
-			best = b;
-	}
-	return best;
-}
-
-double cua_speedup(const struct cua_eval *baseline, const struct cua_eval *cand)
-{
-	if (baseline->verdict != CUA_VERDICT_OK || cand->verdict != CUA_VERDICT_OK ||
-	    !baseline->timing.done || !cand->timing.done ||
-	    cua_timing_stats(&cand->timing)->median <= 0)
-		return 0;
-	return cua_timing_stats(&baseline->timing)->median /
-	       cua_timing_stats(&cand->timing)->median;
-}
-
-struct cand_build {
-	pthread_t thread;
-	const char *src;
-	struct cua_build_opts bo;
-	struct cua_build b;
-	enum cua_status st;
-	char err[CUA_ERR_LEN];
-};
-
-static void *build_thread(void *arg)
-{
-	struct cand_build *cb = arg;
-	cb->st = cua_build_so(cb->src, &cb->bo, &cb->b, cb->err, sizeof(cb->err));
-	if (cb->st == CUA_OK)
-		cua_precheck_warm(&cb->b, cb->bo.nvcc);   /* while the GPU runs the baselines */
-	return NULL;
-}
-
-enum cua_status cua_report_run(const struct cua_task *t, const char *src_path,
-                               const struct cua_eval_opts *o, struct cua_report *r,
-                               char *err, size_t errlen)
-{
-	enum cua_status st;
-	char path[4200];
-
-	memset(r, 0, sizeof(*r));
-	r->task = t;
-	/* nvcc works on the CPU while the GPU times the baselines. */
-	struct cand_build cb;
-	memset(&cb, 0, sizeof(cb));
-	bool threaded = false;
-	if (src_path) {
-		struct cua_symcheck_policy pol;
-		cb.src = src_path;
-		cb.bo = o->build;
-		cua_subject_libs(t, CUA_SUBJECT_CANDIDATE, "candidate", &cb.bo, &pol);
-		threaded = pthread_create(&cb.thread, NULL, build_thread, &cb) == 0;
-	}
-	st = cua_eval_source(t, NULL, CUA_SUBJECT_REFERENCE, "nvcc", o, &r->base[0],
-	                     &r->device, err, errlen);
-	if (st != CUA_OK)
-		goto out;
-	r->n_base = 1;
-	/* Ceilings are per GPU model: known once the first child has seen the GPU. */
-	struct cua_eval_opts oo = *o;
-	struct cua_ceilings ceil;
-	if (!oo.ceilings && r->device.known &&
-	    cua_ceilings_load(o->root, r->device.name, &ceil, NULL, 0) == CUA_OK) {
-		oo.ceilings = &ceil;
-		apply_sol(t, oo.ceilings, &r->base[0]);
-	}
-	o = &oo;
-	for (int i = 0; i < t->n_baselines; i++) {
-		cua_baseline_path(o->root, t->baselines[i], path, sizeof(path));
-		st = cua_eval_source(t, path, CUA_SUBJECT_BASELINE, t->baselines[i], o,
-		                     &r->base[r->n_base], &r->device, err, errlen);
-		if (st != CUA_OK)
-			goto out;
-		r->n_base++;
-	}
-	if (r->device.known)
-		cua_report_import_torch(o->root, r->device.name, r);
-	if (src_path) {
-		if (threaded) {
-			pthread_join(cb.thread, NULL);
-			threaded = false;
-		} else
-			build_thread(&cb);
-		if (cb.st != CUA_OK) {
-			st = cb.st;
-			cua_errf(err, errlen, "%s", cb.err);
-			goto out;
-		}
-		r->has_candidate = true;
-		st = eval_with(t, src_path, CUA_SUBJECT_CANDIDATE, "candidate", o, &cb.b,
-		               &r->candidate, &r->device, err, errlen);
-	}
-out:
-	if (threaded)
-		pthread_join(cb.thread, NULL);
-	cua_build_free(&cb.b);
-	return st;
-}
-
-void cua_report_free(struct cua_report *r)
-{
-	if (!r)
-		return;
-	cua_eval_clear(&r->candidate);
-	for (int i = 0; i < r->n_base; i++)
-		cua_eval_clear(&r->base[i]);
-}
-
-cJSON *cua_device_to_json(const struct cua_device *d)
-{
-	cJSON *o = cJSON_CreateObject();
-	if (!d->known)
-		return o;
-	cJSON_AddStringToObject(o, "name", d->name);
-	cJSON_AddNumberToObject(o, "cc_major", d->cc_major);
-	cJSON_AddNumberToObject(o, "cc_minor", d->cc_minor);
-	cJSON_AddNumberToObject(o, "sms", d->sms);
-	cJSON_AddNumberToObject(o, "l2_bytes", d->l2_bytes);
-	cJSON_AddNumberToObject(o, "mem_bytes", d->mem_bytes);
-	cJSON_AddStringToObject(o, "driver_version", d->driver_version);
-	cJSON_AddNumberToObject(o, "driver", d->driver);
-	cJSON_AddNumberToObject(o, "runtime", d->runtime);
-	return o;
-}
-
-void cua_device_from_json(const cJSON *o, struct cua_device *d)
-{
-	memset(d, 0, sizeof(*d));
-	const cJSON *name = cJSON_GetObjectItemCaseSensitive(o, "name");
-	if (!cJSON_IsString(name) || !name->valuestring[0])
-		return;
-	d->known = true;
-	snprintf(d->name, sizeof(d->name), "%s", name->valuestring);
-	const cJSON *dv = cJSON_GetObjectItemCaseSensitive(o, "driver_version");
-	if (cJSON_IsString(dv))
-		snprintf(d->driver_version, sizeof(d->driver_version), "%s", dv->valuestring);
-	static const struct { const char *key; size_t at; } ints[] = {
-		{"cc_major", offsetof(struct cua_device, cc_major)},
-		{"cc_minor", offsetof(struct cua_device, cc_minor)},
-		{"sms", offsetof(struct cua_device, sms)},
-		{"driver", offsetof(struct cua_device, driver)},
-		{"runtime", offsetof(struct cua_device, runtime)},
-	};
-	for (size_t i = 0; i < CUA_ARRAY_LEN(ints); i++) {
-		const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, ints[i].key);
-		if (cJSON_IsNumber(v))
-			*(int *)((char *)d + ints[i].at) = cua_to_int(v->valuedouble);
-	}
-	const cJSON *l2 = cJSON_GetObjectItemCaseSensitive(o, "l2_bytes");
-	const cJSON *mem = cJSON_GetObjectItemCaseSensitive(o, "mem_bytes");
-	d->l2_bytes = cJSON_IsNumber(l2) && l2->valuedouble > 0 ? l2->valuedouble : 0;
-	d->mem_bytes = cJSON_IsNumber(mem) && mem->valuedouble > 0 ? mem->valuedouble : 0;
-}
-
-cJSON *cua_report_to_json(const struct cua_report *r)
-{
-	cJSON *o = cJSON_CreateObject();
-	cJSON_AddStringToObject(o, "task", r->task->id);
-	cJSON_AddStringToObject(o, "precision", cua_precision_name(r->task->precision));
-	cJSON_AddItemToObject(o, "device", cua_device_to_json(&r->device));
-	if (r->has_candidate) {
-		cJSON *c = cua_eval_to_json(&r->candidate);
-		cJSON *sp = cJSON_AddObjectToObject(c, "speedup");
-		for (int i = 0; i < r->n_base; i++) {
-			double s = cua_speedup(&r->base[i], &r->candidate);
-			if (s > 0)
-				cJSON_AddNumberToObject(sp, r->base[i].subject, s);
-			else
-				cJSON_AddNullToObject(sp, r->base[i].subject);
-		}
-		cJSON_AddItemToObject(o, "candidate", c);
-	}
-	cJSON *bs = cJSON_AddArrayToObject(o, "baselines");
-	for (int i = 0; i < r->n_base; i++)
-		cJSON_AddItemToArray(bs, cua_eval_to_json(&r->base[i]));
-	return o;
-}
-
-static void gpu_file_name(const char *gpu, char *name, size_t len)
-{
-	size_t j = 0;
-	for (size_t i = 0; gpu[i] && j + 1 < len; i++) {
-		char c = gpu[i];
-		bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-		          (c >= '0' && c <= '9') || c == '.' || c == '_';
-		name[j++] = ok ? c : '-';
-	}
-	name[j] = '\0';
-}
-
-void cua_report_import_torch(const char *root, const char *gpu, struct cua_report *r)
-{
-	char name[128], path[4300], *buf = NULL;
-	size_t len = 0;
-	static const char *const keys[][2] = {{"eager_ms", "torch-eager"},
-	                                      {"compile_ms", "torch-compile"}};
-
-	gpu_file_name(gpu, name, sizeof(name));
-	snprintf(path, sizeof(path), "%s/baselines/torch/%s.json", root, name);
-	if (cua_read_file(path, 16 << 20, &buf, &len, NULL, 0) != CUA_OK)
-		return;
-	cJSON *j = cJSON_ParseWithLength(buf, len);
-	free(buf);
-	const cJSON *task = cJSON_GetObjectItemCaseSensitive(
-	    cJSON_GetObjectItemCaseSensitive(j, "tasks"), r->task->id);
-	const char *ver = str(j, "torch");
-	for (size_t k = 0; k < CUA_ARRAY_LEN(keys); k++) {
-		double ms = num(task, keys[k][0]);
-		if (!(ms > 0) || r->n_base >= (int)CUA_ARRAY_LEN(r->base))
-			continue;
-		struct cua_eval *e = &r->base[r->n_base++];
-		cua_eval_init(e, keys[k][1]);
-		e->imported = true;
-		snprintf(e->message, sizeof(e->message), "imported from baselines/torch/%.100s.json "
-		         "(torch %.40s)", name, ver);
-		e->timing.done = true;
-		e->timing.event_ms.n = cua_to_int(num(task, "samples"));
-		e->timing.event_ms.median = ms;
-	}
-	cJSON_Delete(j);
-}
-
-void cua_ceilings_path(const char *root, const char *gpu, char *buf, size_t len)
-{
-	char name[128];
-	gpu_file_name(gpu, name, sizeof(name));
-	snprintf(buf, len, "%s/results/device/%s.json", root, name);
-}
-
-enum cua_status cua_ceilings_load(const char *root, const char *gpu,
-                                  struct cua_ceilings *c, char *err, size_t errlen)
-{
-	char path[4200], *buf = NULL;
-	size_t len = 0;
-	enum cua_status st;
-
-	memset(c, 0, sizeof(*c));
-	cua_ceilings_path(root, gpu, path, sizeof(path));
-	st = cua_read_file(path, 1 << 20, &buf, &len, err, errlen);
-	if (st != CUA_OK)
-		return st;
-	cJSON *j = cJSON_ParseWithLength(buf, len);
-	free(buf);
-	const cJSON *m = j ? cJSON_GetObjectItem(j, "ceilings") : NULL;
-	if (!cJSON_IsObject(m)) {
-		cua_errf(err, errlen, "%s: no \"ceilings\" object", path);
-		cJSON_Delete(j);
-		return CUA_E_PARSE;
-	}
-	snprintf(c->gpu, sizeof(c->gpu), "%s", gpu);
-	c->copy_gbs = num(m, "copy_gbs");
-	c->ffma_tflops = num(m, "ffma_peak_tflops");
-	c->sgemm_fp32_tflops = num(m, "sgemm_fp32_tflops");
-	c->sgemm_tf32_tflops = num(m, "sgemm_tf32_tflops");
-	c->gemm_bf16_tflops = num(m, "gemm_bf16_tflops");
-	c->known = c->copy_gbs > 0 && c->ffma_tflops > 0;
-	if (!c->known)
-		cua_errf(err, errlen, "%s: ceilings are missing or not positive", path);
-	cJSON_Delete(j);
-	return c->known ? CUA_OK : CUA_E_PARSE;
-}

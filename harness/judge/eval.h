@@ -1,5 +1,6 @@
-/* eval.h — evaluating kernels on a task: compile → static check → sandboxed run →
- * verdict, for a candidate and for every baseline of the task, with speedups. */
+/* eval.h — evaluating one kernel on a task: compile → static check → sandboxed
+ * run in the judge → verdict. A task's whole report (every baseline, a candidate,
+ * speedups) is report.h; the GPU and its ceilings are device.h. */
 #ifndef CUA_EVAL_H
 #define CUA_EVAL_H
 
@@ -7,28 +8,8 @@
 #include "compile/compile.h"
 #include "catalogue/task.h"
 #include "judge/verdict.h"
+#include "judge/device.h"
 
-struct cJSON;
-struct cua_report;
-
-/* The GPU as the runner child saw it. */
-struct cua_device {
-	bool known;
-	char name[128];
-	char driver_version[64];    /* kernel module, "580.159.04" ("" if unknown) */
-	int cc_major, cc_minor, sms;
-	int driver, runtime;        /* CUDA versions: driver API supported, runtime (13000) */
-	double l2_bytes, mem_bytes;
-};
-
-/* Ceilings measured by `cuarena doctor --measure` (0 = unknown). */
-struct cua_ceilings {
-	bool known;
-	char gpu[128];
-	double copy_gbs;            /* device copy, read + write */
-	double ffma_tflops;         /* plain fp32 peak at the loaded clock */
-	double sgemm_fp32_tflops, sgemm_tf32_tflops, gemm_bf16_tflops;
-};
 
 struct cua_eval_opts {
 	const char *root;           /* repo root */
@@ -114,51 +95,7 @@ enum cua_status cua_prebuild_baselines(const struct cua_task *t,
                                        const struct cua_eval_opts *o, int *built,
                                        char *err, size_t errlen);
 
-/* The fastest correct, measured (not imported) library baseline of a report, or
- * NULL when the task has none. */
-const struct cua_eval *cua_report_best_library(const struct cua_report *r);
-
 /* Path of a task's baseline source ("cublas/sgemm" → root/baselines/cublas/sgemm.cu). */
 void cua_baseline_path(const char *root, const char *name, char *buf, size_t len);
-
-/* Speed-of-light time of a task's timed shape in ms under its precision
- * policy, or 0 when unknown. */
-double cua_sol_ms(const struct cua_task *t, const struct cua_ceilings *c);
-
-/* A report: one candidate (optional) and the task's baselines, in one invocation. */
-struct cua_report {
-	const struct cua_task *task;
-	struct cua_device device;
-	bool has_candidate;
-	struct cua_eval candidate;
-	int n_base;
-	struct cua_eval base[CUA_MAX_BASELINES + 3];   /* [0] = nvcc reference; imported
-	                                                 * torch-eager/-compile last */
-};
-
-/* Evaluates the candidate (if src_path) and every baseline of the task. */
-enum cua_status cua_report_run(const struct cua_task *t, const char *src_path,
-                               const struct cua_eval_opts *o, struct cua_report *r,
-                               char *err, size_t errlen);
-void cua_report_free(struct cua_report *r);
-
-/* time(baseline) / time(candidate) from event medians; 0 when either failed. */
-double cua_speedup(const struct cua_eval *baseline, const struct cua_eval *cand);
-
-struct cJSON *cua_report_to_json(const struct cua_report *r);
-struct cJSON *cua_device_to_json(const struct cua_device *d);
-/* Reads cua_device_to_json's object back; known only when it has a name. */
-void cua_device_from_json(const struct cJSON *o, struct cua_device *d);
-
-/* Adds the imported torch-eager / torch-compile figures of task t for GPU `gpu`
- * (root/baselines/torch/<GPU>.json, written by tools/torch_check.py) to r.
- * Missing file or task: nothing added. */
-void cua_report_import_torch(const char *root, const char *gpu, struct cua_report *r);
-
-/* Loads ceilings for a GPU model from root/results/device/<model>.json. */
-enum cua_status cua_ceilings_load(const char *root, const char *gpu,
-                                  struct cua_ceilings *c, char *err, size_t errlen);
-/* File name used for a GPU model ("NVIDIA H200" → "NVIDIA-H200.json"). */
-void cua_ceilings_path(const char *root, const char *gpu, char *buf, size_t len);
 
 #endif /* CUA_EVAL_H */

@@ -31,6 +31,11 @@
  *      its own comparison has found the outputs complete and right, minus the
  *      calibrated fixed cost. The candidate's own times are a claim, cross-checked.
  *   3. a re-check at the timed shape with a fresh seed.
+ *
+ * Longer than the ~900 lines of STYLE on purpose: it is one child program, read
+ * top to bottom in sections (channel, kernels, buffers, cases, timing, jobs,
+ * selftest), as llm.c's train_gpt2.cu is; splitting it would scatter the judge's
+ * state (its one job, its persistent buffers) across files that each need all of it.
  */
 #include <cuda_runtime.h>
 #include <dlfcn.h>
@@ -51,6 +56,7 @@ extern "C" {
 #include "judge/stats.h"
 #include "catalogue/task.h"
 #include "judge/verdict.h"
+#include "judge/device.h"
 #include "judge/runner.h"
 }
 #include "rng.h"
@@ -1316,12 +1322,13 @@ static bool judge_case(struct shape_bufs *b, uint64_t seed, bool secret, bool re
 	}
 
 	bool all_ok = true;
-	cJSON *ev = cJSON_CreateObject();
-	cJSON_AddStringToObject(ev, "event", "case");
-	cJSON_AddStringToObject(ev, "shape", shape);
-	cJSON_AddNumberToObject(ev, "seed", secret ? 0 : (double)seed);
-	cJSON_AddBoolToObject(ev, "secret", secret);
-	cJSON_AddBoolToObject(ev, "recheck", recheck);
+	struct cua_case k;
+	memset(&k, 0, sizeof(k));
+	snprintf(k.shape, sizeof(k.shape), "%s", shape);
+	k.secret = secret;
+	k.seed = secret ? 0 : seed;
+	k.recheck = recheck;
+	k.first_bad = -1;
 	unsigned long long tot_n = 0, tot_bad = 0, tot_nan = 0, tot_unw = 0;
 	double max_abs = 0, max_rel = 0;
 	for (int i = 0; i < t->n_outputs; i++) {
@@ -1364,17 +1371,13 @@ static bool judge_case(struct shape_bufs *b, uint64_t seed, bool secret, bool re
 			char at[96];
 			int64_t fb = (int64_t)h.first_bad;
 			index_string(&o->t, fb, at, sizeof(at));
-			cJSON_AddStringToObject(ev, "output", t->outputs[i].name);
-			cJSON_AddNumberToObject(ev, "first_bad", (double)fb);
-			cJSON_AddStringToObject(ev, "first_bad_at", at);
+			snprintf(k.output, sizeof(k.output), "%s", t->outputs[i].name);
+			k.first_bad = fb;
+			snprintf(k.first_bad_at, sizeof(k.first_bad_at), "%s", at);
 			double got = host_value(o->t.data, o->t.dtype, fb);
 			double want = host_value(r->t.data, r->t.dtype, fb);
-			cJSON_AddItemToObject(ev, "got", got == got && !isinf(got)
-			                                     ? cJSON_CreateNumber(got)
-			                                     : cJSON_CreateNull());
-			cJSON_AddItemToObject(ev, "want", want == want && !isinf(want)
-			                                      ? cJSON_CreateNumber(want)
-			                                      : cJSON_CreateNull());
+			k.got = got;     /* NaN and inf are written as null */
+			k.want = want;
 			const char *what = h.n_unwritten == (unsigned long long)o->n
 			                       ? "wrote nothing to"
 			                       : h.n_unwritten ? "left elements unwritten in"
@@ -1398,13 +1401,16 @@ static bool judge_case(struct shape_bufs *b, uint64_t seed, bool secret, bool re
 		poison(r, true, s);
 	}
 	HARNESS_TRY(cudaDeviceSynchronize());
-	cJSON_AddBoolToObject(ev, "ok", all_ok);
-	cJSON_AddNumberToObject(ev, "n", (double)tot_n);
-	cJSON_AddNumberToObject(ev, "bad", (double)tot_bad);
-	cJSON_AddNumberToObject(ev, "nan", (double)tot_nan);
-	cJSON_AddNumberToObject(ev, "unwritten", (double)tot_unw);
-	cJSON_AddNumberToObject(ev, "max_abs", max_abs);
-	cJSON_AddNumberToObject(ev, "max_rel", max_rel);
+	k.ok = all_ok;
+	k.n_elems = tot_n;
+	k.n_bad = tot_bad;
+	k.n_nan = tot_nan;
+	k.n_unwritten = tot_unw;
+	k.max_abs = max_abs;
+	k.max_rel = max_rel;
+	cJSON *ev = cJSON_CreateObject();
+	cJSON_AddStringToObject(ev, "event", "case");
+	cua_case_to_json(ev, &k);      /* the one codec of a case (verdict.h) */
 	emit(ev);
 	return all_ok;
 }
@@ -1419,21 +1425,6 @@ static double measure_sm_mhz(cudaStream_t s)
 	HARNESS_TRY(cudaStreamSynchronize(s));
 	cudaFree(d);
 	return h;
-}
-
-static void stats_json(cJSON *parent, const char *name, const struct cua_stats *st)
-{
-	cJSON *o = cJSON_AddObjectToObject(parent, name);
-	cJSON_AddNumberToObject(o, "n", st->n);
-	cJSON_AddNumberToObject(o, "median", st->median);
-	cJSON_AddNumberToObject(o, "q1", st->q1);
-	cJSON_AddNumberToObject(o, "q3", st->q3);
-	cJSON_AddNumberToObject(o, "iqr", st->iqr);
-	cJSON_AddNumberToObject(o, "mean", st->mean);
-	cJSON_AddNumberToObject(o, "stdev", st->stdev);
-	cJSON_AddNumberToObject(o, "min", st->min);
-	cJSON_AddNumberToObject(o, "max", st->max);
-	cJSON_AddNumberToObject(o, "rel_sem", st->rel_sem);
 }
 
 static double median_of(double *v, int n)
@@ -1776,34 +1767,33 @@ static void run_timing(const struct job *job, cudaStream_t s, struct cua_verdict
 	}
 	double mhz1 = measure_sm_mhz(s);
 
-	struct cua_stats sj, se_, sh;
-	cua_stats_compute(jv, n, &sj);
-	cua_stats_compute(ev, n, &se_);
-	cua_stats_compute(hv, n, &sh);
-	cJSON *o = cJSON_CreateObject();
-	cJSON_AddStringToObject(o, "event", "timing");
-	stats_json(o, "judge_ms", &sj);
-	stats_json(o, "event_ms", &se_);
-	stats_json(o, "host_ms", &sh);
-	cJSON_AddNumberToObject(o, "overhead_ms", TM.overhead_ms);
-	cJSON_AddNumberToObject(o, "claim_overhead_ms", TM.claim_overhead_ms);
-	cJSON_AddNumberToObject(o, "pre_ms", TM.pre_ref_ms);
-	cJSON_AddNumberToObject(o, "pre_max_ms", pre_max);
-	cJSON_AddNumberToObject(o, "gap_max_ms", gap_max);
-	cJSON_AddNumberToObject(o, "sm_mhz_before", mhz0);
-	cJSON_AddNumberToObject(o, "sm_mhz_after", mhz1);
-	cJSON_AddNumberToObject(o, "input_sets", TM.n_sets);
-	cJSON_AddNumberToObject(o, "spot_checks", spot_checks);
+	struct cua_timing tm;
+	memset(&tm, 0, sizeof(tm));
+	tm.done = true;
+	cua_stats_compute(jv, n, &tm.judge_ms);
+	cua_stats_compute(ev, n, &tm.event_ms);
+	cua_stats_compute(hv, n, &tm.host_ms);
+	tm.overhead_ms = TM.overhead_ms;
+	tm.claim_overhead_ms = TM.claim_overhead_ms;
+	tm.pre_ms = TM.pre_ref_ms;
+	tm.pre_max_ms = pre_max;
+	tm.gap_max_ms = gap_max;
+	tm.sm_mhz_before = mhz0;
+	tm.sm_mhz_after = mhz1;
+	tm.input_sets = TM.n_sets;
 	/* Per-set medians: sample k used set k % n_sets. */
-	cJSON *sm = cJSON_AddArrayToObject(o, "set_median_ms");
-	for (int k = 0; k < TM.n_sets; k++) {
+	for (int k = 0; k < TM.n_sets && k < (int)CUA_ARRAY_LEN(tm.set_median_ms); k++) {
 		double v[1000];
 		int m = 0;
 		for (int i = k; i < n && m < 1000; i += TM.n_sets)
 			v[m++] = jv[i];
-		cJSON_AddItemToArray(sm, cJSON_CreateNumber(m ? median_of(v, m) : 0));
+		tm.set_median_ms[k] = m ? median_of(v, m) : 0;
 	}
-	cJSON_AddNumberToObject(o, "flush_bytes", (double)TM.flush_bytes);
+	tm.flush_bytes = (double)TM.flush_bytes;
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "event", "timing");
+	cua_timing_to_json(o, &tm);    /* the one codec of a timing (verdict.h) */
+	cJSON_AddNumberToObject(o, "spot_checks", spot_checks);
 	emit(o);
 
 	/* The candidate's process says how long it took; the judge measured. The
@@ -1811,7 +1801,7 @@ static void run_timing(const struct job *job, cudaStream_t s, struct cua_verdict
 	 * honest warp-shuffle softmax claimed 2.50 ms where the judge measured 2.16
 	 * (its own CUDA events said 2.48), so a 10 % rule rejected correct work; a
 	 * process whose timers are hooked claimed 0.08 ms of 2.16. */
-	double claim = sh.median, judged = sj.median;
+	double claim = tm.host_ms.median, judged = tm.judge_ms.median;
 	if (claim < 0.5 * judged - 0.05 || claim > 2 * judged + 0.5)
 		finish(CUA_VERDICT_TIMING_ANOMALY,
 		       "the kernel's process claimed %.4f ms per call, the judge measured %.4f ms",
@@ -1910,21 +1900,22 @@ static void emit_device(const cudaDeviceProp *p)
 	int drv = 0, rt = 0;
 	cudaDriverGetVersion(&drv);
 	cudaRuntimeGetVersion(&rt);
-	cJSON *o = cJSON_CreateObject();
-	cJSON_AddStringToObject(o, "event", "device");
-	cJSON_AddStringToObject(o, "name", p->name);
-	cJSON_AddNumberToObject(o, "cc_major", p->major);
-	cJSON_AddNumberToObject(o, "cc_minor", p->minor);
-	cJSON_AddNumberToObject(o, "sms", p->multiProcessorCount);
-	cJSON_AddNumberToObject(o, "l2_bytes", p->l2CacheSize);
-	cJSON_AddNumberToObject(o, "mem_bytes", (double)p->totalGlobalMem);
-	cJSON_AddNumberToObject(o, "driver", drv);
-	cJSON_AddNumberToObject(o, "runtime", rt);
+	struct cua_device d;
+	memset(&d, 0, sizeof(d));
+	d.known = true;
+	snprintf(d.name, sizeof(d.name), "%.127s", p->name);
+	d.cc_major = p->major;
+	d.cc_minor = p->minor;
+	d.sms = p->multiProcessorCount;
+	d.l2_bytes = p->l2CacheSize;
+	d.mem_bytes = (double)p->totalGlobalMem;
+	d.driver = drv;
+	d.runtime = rt;
 	/* The kernel module's version ("580.159.04"); the CUDA calls only give the
 	 * CUDA version the driver supports. */
-	char ver[64];
-	cua_driver_version(ver, sizeof(ver));
-	cJSON_AddStringToObject(o, "driver_version", ver);
+	cua_driver_version(d.driver_version, sizeof(d.driver_version));
+	cJSON *o = cua_device_to_json(&d);   /* the one codec of a device (device.h) */
+	cJSON_AddStringToObject(o, "event", "device");
 	emit(o);
 }
 

@@ -130,13 +130,13 @@ enum cua_status cua_judges_run(const char *self_exe, const char *vis,
 			break;
 		/* A judge that died between two jobs (nothing said about this one):
 		 * once more, with a fresh one. */
-		if (reused && r->how != CUA_EXIT_ALIVE && r->how != CUA_EXIT_TIMEOUT &&
+		if (reused && r->how != CUA_CHILD_ALIVE && r->how != CUA_CHILD_TIMEOUT &&
 		    r->channel_len == 0 && attempt == 0) {
-			cua_child_result_free(r);
+			cua_child_result_clear(r);
 			continue;
 		}
 		j->jobs++;
-		if (r->how == CUA_EXIT_ALIVE && a.last)
+		if (r->how == CUA_CHILD_ALIVE && a.last)
 			cua_sandbox_end(&j->p);
 		break;
 	}

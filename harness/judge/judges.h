@@ -16,7 +16,7 @@
  * for none), started with so (channel_fd set) and env when there is none yet.
  * job[0..n) is the job's payload (runner.h's CUA_JOB format, without the
  * header); its answer ends with the first line sealed under key that is a
- * "result" event. r as cua_sandbox_run fills it (how CUA_EXIT_ALIVE when the
+ * "result" event. r as cua_sandbox_run fills it (how CUA_CHILD_ALIVE when the
  * judge lives on). Thread-safe: evaluations on one device wait for each other. */
 enum cua_status cua_judges_run(const char *self_exe, const char *vis,
                                const struct cua_sandbox_opts *so, const char *job,

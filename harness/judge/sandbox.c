@@ -1,5 +1,10 @@
 /* sandbox.c — fork/exec of one untrusted child with rlimits, a scrubbed
- * environment, a private temp dir, captured output and a deadline (sandbox.h). */
+ * environment, a private temp dir, captured output and a deadline (sandbox.h).
+ *
+ * A little over the ~900 lines of STYLE: its two ways to run a child (once, or
+ * staying for exchange after exchange) share the helpers that make a child safe
+ * (environment, rlimits, namespaces, capture), which must stay in one place.
+ */
 #include "judge/sandbox.h"
 
 #include <errno.h>
@@ -68,7 +73,7 @@ void cua_sandbox_opts_init(struct cua_sandbox_opts *o)
 	};
 }
 
-void cua_child_result_free(struct cua_child_result *res)
+void cua_child_result_clear(struct cua_child_result *res)
 {
 	if (!res)
 		return;
@@ -492,16 +497,16 @@ static enum cua_status startup_status(const unsigned char *st, size_t len, const
 static void set_how(struct cua_child_result *res, bool timed_out, bool stopped, int wstatus)
 {
 	if (timed_out) {
-		res->how = CUA_EXIT_TIMEOUT;
+		res->how = CUA_CHILD_TIMEOUT;
 		res->sig = SIGKILL;
 	} else if (stopped) {
-		res->how = CUA_EXIT_STOPPED;
+		res->how = CUA_CHILD_STOPPED;
 		res->sig = SIGKILL;
 	} else if (WIFSIGNALED(wstatus)) {
-		res->how = CUA_EXIT_SIGNALED;
+		res->how = CUA_CHILD_SIGNALED;
 		res->sig = WTERMSIG(wstatus);
 	} else {
-		res->how = CUA_EXIT_NORMAL;
+		res->how = CUA_CHILD_NORMAL;
 		res->code = WEXITSTATUS(wstatus);
 	}
 }
@@ -1014,7 +1019,7 @@ enum cua_status cua_sandbox_exchange(struct cua_sandbox_proc *p, const void *msg
 	res->wall_s = cua_now() - start;
 	res->net_isolated = p->net_isolated;
 	if (finished) {
-		res->how = CUA_EXIT_ALIVE;
+		res->how = CUA_CHILD_ALIVE;
 	} else {
 		close_fd(&p->pidfd);
 		if (reap(p->pid, &wstatus) < 0)

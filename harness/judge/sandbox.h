@@ -36,16 +36,16 @@ struct cua_sandbox_opts {
 /* Sensible defaults: 60 s, no channel, 64 KiB capture, net isolation, private tmp. */
 void cua_sandbox_opts_init(struct cua_sandbox_opts *o);
 
-enum cua_exit_how {
-	CUA_EXIT_NORMAL = 0,     /* exited; see code */
-	CUA_EXIT_SIGNALED = 1,   /* killed by a signal it caused or received; see sig */
-	CUA_EXIT_TIMEOUT = 2,    /* we killed it at the deadline */
-	CUA_EXIT_STOPPED = 3,    /* we killed it: the caller's stop flag was set */
-	CUA_EXIT_ALIVE = 4,      /* an exchange ended as asked; the child lives on */
+enum cua_child_how {
+	CUA_CHILD_NORMAL = 0,     /* exited; see code */
+	CUA_CHILD_SIGNALED = 1,   /* killed by a signal it caused or received; see sig */
+	CUA_CHILD_TIMEOUT = 2,    /* we killed it at the deadline */
+	CUA_CHILD_STOPPED = 3,    /* we killed it: the caller's stop flag was set */
+	CUA_CHILD_ALIVE = 4,      /* an exchange ended as asked; the child lives on */
 };
 
 struct cua_child_result {
-	enum cua_exit_how how;
+	enum cua_child_how how;
 	int code;                /* exit status when NORMAL */
 	int sig;                 /* signal when SIGNALED */
 	double wall_s;
@@ -72,7 +72,7 @@ enum cua_status cua_sandbox_run(const char *const *argv,
                                 struct cua_child_result *res, char *err,
                                 size_t errlen);
 
-void cua_child_result_free(struct cua_child_result *res);  /* frees buffers; NULL ok */
+void cua_child_result_clear(struct cua_child_result *res);  /* frees buffers; NULL ok */
 
 /* A child that stays: started once, then given one request after another on
  * its stdin (a pipe), each answered on its channel. The same setup as
@@ -94,8 +94,8 @@ enum cua_status cua_sandbox_spawn(const char *const *argv,
 
 /* Writes msg[0..len) to p's stdin, then collects what it writes (stdout,
  * stderr, channel: this exchange's bytes alone) until done(ctx, channel so
- * far, its length) is true (res->how = CUA_EXIT_ALIVE), or the child ends, or
- * timeout_s passes (killed: CUA_EXIT_TIMEOUT). Once the child is gone, p is
+ * far, its length) is true (res->how = CUA_CHILD_ALIVE), or the child ends, or
+ * timeout_s passes (killed: CUA_CHILD_TIMEOUT). Once the child is gone, p is
  * ended (cua_sandbox_end). res as cua_sandbox_run fills it. */
 enum cua_status cua_sandbox_exchange(struct cua_sandbox_proc *p, const void *msg,
                                      size_t len, double timeout_s,

@@ -1,4 +1,5 @@
-/* verdict.c — verdict names, evaluation records and their JSON round trip. */
+/* verdict.c — verdict names, evaluation records, and the one JSON codec of each
+ * (an evaluation, its cases, its timing, sample statistics). */
 #include "judge/verdict.h"
 
 #include <math.h>
@@ -120,9 +121,14 @@ static void add_num(cJSON *o, const char *k, double v)
 		cJSON_AddNullToObject(o, k);
 }
 
-static void stats_to(cJSON *o, const char *k, const struct cua_stats *s)
+/* ---- one codec per record ----------------------------------------------------
+ * Each record below has one writer and one reader, side by side: the judge writes
+ * its case, timing and device events with them and the parent reads those events
+ * with them; evals.jsonl holds the same objects inside each evaluation. */
+
+void cua_stats_to_json(cJSON *parent, const char *key, const struct cua_stats *s)
 {
-	cJSON *j = cJSON_AddObjectToObject(o, k);
+	cJSON *j = cJSON_AddObjectToObject(parent, key);
 	cJSON_AddNumberToObject(j, "n", s->n);
 	add_num(j, "median", s->median);
 	add_num(j, "q1", s->q1);
@@ -133,6 +139,52 @@ static void stats_to(cJSON *o, const char *k, const struct cua_stats *s)
 	add_num(j, "min", s->min);
 	add_num(j, "max", s->max);
 	add_num(j, "rel_sem", s->rel_sem);
+}
+
+void cua_case_to_json(cJSON *j, const struct cua_case *k)
+{
+	cJSON_AddStringToObject(j, "shape", k->shape);
+	if (k->secret)
+		cJSON_AddStringToObject(j, "seed", "secret");
+	else
+		cJSON_AddNumberToObject(j, "seed", (double)k->seed);
+	cJSON_AddBoolToObject(j, "recheck", k->recheck);
+	cJSON_AddBoolToObject(j, "ok", k->ok);
+	cJSON_AddNumberToObject(j, "n", (double)k->n_elems);
+	cJSON_AddNumberToObject(j, "bad", (double)k->n_bad);
+	cJSON_AddNumberToObject(j, "nan", (double)k->n_nan);
+	cJSON_AddNumberToObject(j, "unwritten", (double)k->n_unwritten);
+	add_num(j, "max_abs", k->max_abs);
+	add_num(j, "max_rel", k->max_rel);
+	if (!k->ok) {
+		cJSON_AddStringToObject(j, "output", k->output);
+		cJSON_AddNumberToObject(j, "first_bad", (double)k->first_bad);
+		cJSON_AddStringToObject(j, "first_bad_at", k->first_bad_at);
+		add_num(j, "got", k->got);
+		add_num(j, "want", k->want);
+	}
+}
+
+void cua_timing_to_json(cJSON *j, const struct cua_timing *t)
+{
+	if (t->judge_ms.n > 0)
+		cua_stats_to_json(j, "judge_ms", &t->judge_ms);
+	cua_stats_to_json(j, "event_ms", &t->event_ms);
+	cua_stats_to_json(j, "host_ms", &t->host_ms);
+	add_num(j, "overhead_ms", t->overhead_ms);
+	if (t->judge_ms.n > 0) {
+		add_num(j, "claim_overhead_ms", t->claim_overhead_ms);
+		add_num(j, "pre_ms", t->pre_ms);
+		add_num(j, "pre_max_ms", t->pre_max_ms);
+		add_num(j, "gap_max_ms", t->gap_max_ms);
+	}
+	add_num(j, "sm_mhz_before", t->sm_mhz_before);
+	add_num(j, "sm_mhz_after", t->sm_mhz_after);
+	cJSON_AddNumberToObject(j, "input_sets", t->input_sets);
+	cJSON *sm = cJSON_AddArrayToObject(j, "set_median_ms");
+	for (int i = 0; i < t->input_sets && i < (int)CUA_ARRAY_LEN(t->set_median_ms); i++)
+		cJSON_AddItemToArray(sm, cJSON_CreateNumber(t->set_median_ms[i]));
+	cJSON_AddNumberToObject(j, "flush_bytes", t->flush_bytes);
 }
 
 cJSON *cua_eval_to_json(const struct cua_eval *e)
@@ -159,52 +211,12 @@ cJSON *cua_eval_to_json(const struct cua_eval *e)
 	}
 	cJSON *cs = cJSON_AddArrayToObject(o, "cases");
 	for (int i = 0; i < e->n_cases; i++) {
-		const struct cua_case *k = &e->cases[i];
 		cJSON *j = cJSON_CreateObject();
-		cJSON_AddStringToObject(j, "shape", k->shape);
-		if (k->secret)
-			cJSON_AddStringToObject(j, "seed", "secret");
-		else
-			cJSON_AddNumberToObject(j, "seed", (double)k->seed);
-		cJSON_AddBoolToObject(j, "recheck", k->recheck);
-		cJSON_AddBoolToObject(j, "ok", k->ok);
-		cJSON_AddNumberToObject(j, "n", (double)k->n_elems);
-		cJSON_AddNumberToObject(j, "bad", (double)k->n_bad);
-		cJSON_AddNumberToObject(j, "nan", (double)k->n_nan);
-		cJSON_AddNumberToObject(j, "unwritten", (double)k->n_unwritten);
-		add_num(j, "max_abs", k->max_abs);
-		add_num(j, "max_rel", k->max_rel);
-		if (!k->ok) {
-			cJSON_AddStringToObject(j, "output", k->output);
-			cJSON_AddNumberToObject(j, "first_bad", (double)k->first_bad);
-			cJSON_AddStringToObject(j, "first_bad_at", k->first_bad_at);
-			add_num(j, "got", k->got);
-			add_num(j, "want", k->want);
-		}
+		cua_case_to_json(j, &e->cases[i]);
 		cJSON_AddItemToArray(cs, j);
 	}
-	if (e->timing.done) {
-		const struct cua_timing *t = &e->timing;
-		cJSON *j = cJSON_AddObjectToObject(o, "timing");
-		if (t->judge_ms.n > 0)
-			stats_to(j, "judge_ms", &t->judge_ms);
-		stats_to(j, "event_ms", &t->event_ms);
-		stats_to(j, "host_ms", &t->host_ms);
-		add_num(j, "overhead_ms", t->overhead_ms);
-		if (t->judge_ms.n > 0) {
-			add_num(j, "claim_overhead_ms", t->claim_overhead_ms);
-			add_num(j, "pre_ms", t->pre_ms);
-			add_num(j, "pre_max_ms", t->pre_max_ms);
-			add_num(j, "gap_max_ms", t->gap_max_ms);
-		}
-		add_num(j, "sm_mhz_before", t->sm_mhz_before);
-		add_num(j, "sm_mhz_after", t->sm_mhz_after);
-		cJSON_AddNumberToObject(j, "input_sets", t->input_sets);
-		cJSON *sm = cJSON_AddArrayToObject(j, "set_median_ms");
-		for (int i = 0; i < t->input_sets && i < 8; i++)
-			cJSON_AddItemToArray(sm, cJSON_CreateNumber(t->set_median_ms[i]));
-		cJSON_AddNumberToObject(j, "flush_bytes", t->flush_bytes);
-	}
+	if (e->timing.done)
+		cua_timing_to_json(cJSON_AddObjectToObject(o, "timing"), &e->timing);
 	add_num(o, "sol_ms", e->sol_ms);
 	add_num(o, "pct_sol", e->pct_sol);
 	cJSON *p = cJSON_AddObjectToObject(o, "seconds");
@@ -263,8 +275,17 @@ static bool get_bool(const cJSON *o, const char *k)
 	return cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, k));
 }
 
-static void stats_from(struct rd *r, const cJSON *o, struct cua_stats *s)
+static void stats_from(struct rd *r, const cJSON *parent, const char *key,
+                       struct cua_stats *s)
 {
+	const cJSON *o = cJSON_GetObjectItemCaseSensitive(parent, key);
+	memset(s, 0, sizeof(*s));
+	if (!cJSON_IsObject(o)) {
+		if (!r->bad)
+			cua_errf(r->err, r->errlen, "%s: expected an object", key);
+		r->bad = true;
+		return;
+	}
 	s->n = cua_to_int(get_num(r, o, "n", true));
 	s->median = get_num(r, o, "median", true);
 	s->q1 = get_num(r, o, "q1", false);
@@ -275,6 +296,71 @@ static void stats_from(struct rd *r, const cJSON *o, struct cua_stats *s)
 	s->min = get_num(r, o, "min", false);
 	s->max = get_num(r, o, "max", false);
 	s->rel_sem = get_num(r, o, "rel_sem", false);
+}
+
+static void case_from(struct rd *r, const cJSON *v, struct cua_case *k)
+{
+	memset(k, 0, sizeof(*k));
+	get_str(r, v, "shape", k->shape, sizeof(k->shape), true);
+	const cJSON *sd = cJSON_GetObjectItemCaseSensitive(v, "seed");
+	k->secret = cJSON_IsString(sd);
+	k->seed = cJSON_IsNumber(sd) ? cua_to_u64(sd->valuedouble) : 0;
+	k->recheck = get_bool(v, "recheck");
+	k->ok = get_bool(v, "ok");
+	k->n_elems = cua_to_u64(get_num(r, v, "n", false));
+	k->n_bad = cua_to_u64(get_num(r, v, "bad", false));
+	k->n_nan = cua_to_u64(get_num(r, v, "nan", false));
+	k->n_unwritten = cua_to_u64(get_num(r, v, "unwritten", false));
+	k->max_abs = get_num(r, v, "max_abs", false);
+	k->max_rel = get_num(r, v, "max_rel", false);
+	k->first_bad = -1;
+	if (!k->ok) {
+		get_str(r, v, "output", k->output, sizeof(k->output), false);
+		k->first_bad = cua_to_i64(get_num(r, v, "first_bad", false));
+		get_str(r, v, "first_bad_at", k->first_bad_at, sizeof(k->first_bad_at), false);
+		k->got = get_num(r, v, "got", false);
+		k->want = get_num(r, v, "want", false);
+	}
+}
+
+static void timing_from(struct rd *r, const cJSON *t, struct cua_timing *tm)
+{
+	memset(tm, 0, sizeof(*tm));
+	tm->done = true;
+	if (cJSON_GetObjectItemCaseSensitive(t, "judge_ms"))
+		stats_from(r, t, "judge_ms", &tm->judge_ms);
+	tm->claim_overhead_ms = get_num(r, t, "claim_overhead_ms", false);
+	tm->pre_ms = get_num(r, t, "pre_ms", false);
+	tm->pre_max_ms = get_num(r, t, "pre_max_ms", false);
+	tm->gap_max_ms = get_num(r, t, "gap_max_ms", false);
+	stats_from(r, t, "event_ms", &tm->event_ms);
+	stats_from(r, t, "host_ms", &tm->host_ms);
+	tm->overhead_ms = get_num(r, t, "overhead_ms", false);
+	tm->sm_mhz_before = get_num(r, t, "sm_mhz_before", false);
+	tm->sm_mhz_after = get_num(r, t, "sm_mhz_after", false);
+	tm->input_sets = cua_to_int(get_num(r, t, "input_sets", false));
+	int k = 0;
+	const cJSON *x;
+	cJSON_ArrayForEach(x, cJSON_GetObjectItemCaseSensitive(t, "set_median_ms"))
+		if (k < (int)CUA_ARRAY_LEN(tm->set_median_ms) && cJSON_IsNumber(x))
+			tm->set_median_ms[k++] = x->valuedouble;
+	tm->flush_bytes = get_num(r, t, "flush_bytes", false);
+}
+
+enum cua_status cua_case_from_json(const cJSON *o, struct cua_case *k, char *err,
+                                   size_t errlen)
+{
+	struct rd r = {err, errlen, false};
+	case_from(&r, o, k);
+	return r.bad ? CUA_E_PARSE : CUA_OK;
+}
+
+enum cua_status cua_timing_from_json(const cJSON *o, struct cua_timing *t, char *err,
+                                     size_t errlen)
+{
+	struct rd r = {err, errlen, false};
+	timing_from(&r, o, t);
+	return r.bad ? CUA_E_PARSE : CUA_OK;
 }
 
 enum cua_status cua_eval_from_json(const cJSON *j, struct cua_eval *e, char *err,
@@ -318,54 +404,11 @@ enum cua_status cua_eval_from_json(const cJSON *j, struct cua_eval *e, char *err
 	{
 		if (e->n_cases >= CUA_MAX_CASES)
 			break;
-		struct cua_case *k = &e->cases[e->n_cases++];
-		get_str(&r, v, "shape", k->shape, sizeof(k->shape), true);
-		const cJSON *sd = cJSON_GetObjectItemCaseSensitive(v, "seed");
-		k->secret = cJSON_IsString(sd);
-		k->seed = cJSON_IsNumber(sd) ? cua_to_u64(sd->valuedouble) : 0;
-		k->recheck = get_bool(v, "recheck");
-		k->ok = get_bool(v, "ok");
-		k->n_elems = cua_to_u64(get_num(&r, v, "n", false));
-		k->n_bad = cua_to_u64(get_num(&r, v, "bad", false));
-		k->n_nan = cua_to_u64(get_num(&r, v, "nan", false));
-		k->n_unwritten = cua_to_u64(get_num(&r, v, "unwritten", false));
-		k->max_abs = get_num(&r, v, "max_abs", false);
-		k->max_rel = get_num(&r, v, "max_rel", false);
-		k->first_bad = -1;
-		if (!k->ok) {
-			get_str(&r, v, "output", k->output, sizeof(k->output), false);
-			k->first_bad = cua_to_i64(get_num(&r, v, "first_bad", false));
-			get_str(&r, v, "first_bad_at", k->first_bad_at,
-			        sizeof(k->first_bad_at), false);
-			k->got = get_num(&r, v, "got", false);
-			k->want = get_num(&r, v, "want", false);
-		}
+		case_from(&r, v, &e->cases[e->n_cases++]);
 	}
 	const cJSON *t = cJSON_GetObjectItemCaseSensitive(j, "timing");
-	if (cJSON_IsObject(t)) {
-		e->timing.done = true;
-		const cJSON *jm = cJSON_GetObjectItemCaseSensitive(t, "judge_ms");
-		if (jm)
-			stats_from(&r, jm, &e->timing.judge_ms);
-		e->timing.claim_overhead_ms = get_num(&r, t, "claim_overhead_ms", false);
-		e->timing.pre_ms = get_num(&r, t, "pre_ms", false);
-		e->timing.pre_max_ms = get_num(&r, t, "pre_max_ms", false);
-		e->timing.gap_max_ms = get_num(&r, t, "gap_max_ms", false);
-		stats_from(&r, cJSON_GetObjectItemCaseSensitive(t, "event_ms"),
-		           &e->timing.event_ms);
-		stats_from(&r, cJSON_GetObjectItemCaseSensitive(t, "host_ms"),
-		           &e->timing.host_ms);
-		e->timing.overhead_ms = get_num(&r, t, "overhead_ms", false);
-		e->timing.sm_mhz_before = get_num(&r, t, "sm_mhz_before", false);
-		e->timing.sm_mhz_after = get_num(&r, t, "sm_mhz_after", false);
-		e->timing.input_sets = cua_to_int(get_num(&r, t, "input_sets", false));
-		int k = 0;
-		const cJSON *x;
-		cJSON_ArrayForEach(x, cJSON_GetObjectItemCaseSensitive(t, "set_median_ms"))
-			if (k < 8 && cJSON_IsNumber(x))
-				e->timing.set_median_ms[k++] = x->valuedouble;
-		e->timing.flush_bytes = get_num(&r, t, "flush_bytes", false);
-	}
+	if (cJSON_IsObject(t))
+		timing_from(&r, t, &e->timing);
 	get_str(&r, j, "jail", e->jail, sizeof(e->jail), false);
 	e->sol_ms = get_num(&r, j, "sol_ms", false);
 	e->pct_sol = get_num(&r, j, "pct_sol", false);

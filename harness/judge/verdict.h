@@ -121,7 +121,18 @@ void cua_eval_fail(struct cua_eval *e, enum cua_verdict v, const char *fmt, ...)
 /* The largest finite max_abs and max_rel over an evaluation's cases (0 if none). */
 void cua_eval_max_errors(const struct cua_eval *e, double *max_abs, double *max_rel);
 
-/* JSON round trip. to_json returns a new object (caller frees with cJSON_Delete). */
+/* JSON round trip. to_json returns a new object (caller frees with cJSON_Delete).
+ * These are the only writers and readers of these records: the judge's events
+ * (case, timing) and evals.jsonl's objects go through them. A to_json adds the
+ * record's members to an existing object o; a from_json reads them back and
+ * names the first missing or mistyped member in err (CUA_E_PARSE). */
+void cua_stats_to_json(struct cJSON *parent, const char *key, const struct cua_stats *s);
+void cua_case_to_json(struct cJSON *o, const struct cua_case *k);
+enum cua_status cua_case_from_json(const struct cJSON *o, struct cua_case *k, char *err,
+                                   size_t errlen);
+void cua_timing_to_json(struct cJSON *o, const struct cua_timing *t);
+enum cua_status cua_timing_from_json(const struct cJSON *o, struct cua_timing *t,
+                                     char *err, size_t errlen);
 struct cJSON *cua_eval_to_json(const struct cua_eval *e);
 enum cua_status cua_eval_from_json(const struct cJSON *j, struct cua_eval *e,
                                    char *err, size_t errlen);

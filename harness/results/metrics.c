@@ -325,7 +325,7 @@ void cua_scores_compute(const struct cua_run *run, const struct cua_score_opts *
 		free(by[l]);
 }
 
-void cua_scores_free(struct cua_scores *s)
+void cua_scores_clear(struct cua_scores *s)
 {
 	if (!s)
 		return;

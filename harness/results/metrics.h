@@ -75,10 +75,10 @@ struct cua_scores {
 
 /* Scores every task the run mentions (listed or evaluated) and summarises.
  * Tasks of a level outside 1..CUA_SCORE_MAX_LEVELS-1 are grouped as level 0
- * ("L?"). out is owned by the caller: free with cua_scores_free. */
+ * ("L?"). out is owned by the caller: free with cua_scores_clear. */
 void cua_scores_compute(const struct cua_run *run, const struct cua_score_opts *o,
                         struct cua_scores *out);
-void cua_scores_free(struct cua_scores *s);
+void cua_scores_clear(struct cua_scores *s);
 
 /* The scores as JSON (rates as fractions, intervals as [lo, hi], NaN as null):
  * {run, run_id, agent, version, device, created, pick, primary, margin,

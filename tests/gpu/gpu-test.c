@@ -10,7 +10,7 @@
  * The harness (this process) must survive all of them. Prints one line per test
  * and a final "N passed, N failed"; details go to $OUT/gpu-test.jsonl when OUT is set.
  */
-#include "judge/eval.h"
+#include "judge/report.h"
 #include "judge/judges.h"
 #include "episode/run.h"
 #include "catalogue/catalogue.h"
@@ -71,7 +71,7 @@ static void test_task(const struct cua_task *t, const struct cua_eval_opts *o)
 	enum cua_status st = cua_report_run(t, src, o, &r, err, sizeof(err));
 	if (st != CUA_OK) {
 		result(false, t->id, "harness error: %s", err);
-		cua_report_free(&r);
+		cua_report_clear(&r);
 		return;
 	}
 	log_report(t->id, &r);
@@ -95,7 +95,7 @@ static void test_task(const struct cua_task *t, const struct cua_eval_opts *o)
 		result(s >= 0.98 && s <= 1.02, name, "%.4fx (nvcc %.4f ms, candidate %.4f ms; "
 		       "whole task %.1f s)", s, cua_timing_stats(&r.base[0].timing)->median,
 		       cua_timing_stats(&r.candidate.timing)->median, cua_now() - t0);
-	cua_report_free(&r);
+	cua_report_clear(&r);
 }
 
 struct expect {
@@ -167,7 +167,7 @@ static void *prebuild_worker(void *arg)
 		const struct cua_task *t = cua_catalogue_find(pb->cat, pb->task[i], NULL, 0);
 		struct cua_build b;
 		if (t && cua_build_candidate(t, pb->src[i], pb->o, &b, err, sizeof(err)) == CUA_OK)
-			cua_build_free(&b);
+			cua_build_clear(&b);
 	}
 }
 
@@ -275,7 +275,7 @@ static void test_candidates(const struct cua_catalogue *cat, const char *root,
 		double dt = cua_now() - t0;
 		if (st != CUA_OK) {
 			result(false, fn, "harness error: %s", err);
-			cua_report_free(&r);
+			cua_report_clear(&r);
 			free(names[i]);
 			continue;
 		}
@@ -309,7 +309,7 @@ static void test_candidates(const struct cua_catalogue *cat, const char *root,
 			         x.speedup_vs[0] ? x.speedup_vs : x.speedup_max_vs);
 		result(ok, fn, "want %s, got %s%s (%.1f s): %s", x.verdict,
 		       cua_verdict_name(c->verdict), extra, dt, c->message);
-		cua_report_free(&r);
+		cua_report_clear(&r);
 		free(names[i]);
 	}
 	free(names);
@@ -687,6 +687,6 @@ int main(int argc, char **argv)
 	printf("%d passed, %d failed\n", passed, failed);
 	if (details)
 		fclose(details);
-	cua_catalogue_free(&cat);
+	cua_catalogue_clear(&cat);
 	return failed ? 1 : 0;
 }

@@ -1,0 +1,41 @@
+/* report.h — one task's report, as `cuarena eval` and `cuarena baselines` print
+ * it and an episode's turn records it: the nvcc reference, every library
+ * baseline, the imported torch figures and a candidate when given, with speedups. */
+#ifndef CUA_REPORT_H
+#define CUA_REPORT_H
+
+#include "judge/eval.h"
+
+struct cJSON;
+
+/* A report: one candidate (optional) and the task's baselines, in one invocation. */
+struct cua_report {
+	const struct cua_task *task;
+	struct cua_device device;
+	bool has_candidate;
+	struct cua_eval candidate;
+	int n_base;
+	struct cua_eval base[CUA_MAX_BASELINES + 3];   /* [0] = nvcc reference; imported
+	                                                 * torch-eager/-compile last */
+};
+
+/* Evaluates the candidate (if src_path) and every baseline of the task. */
+enum cua_status cua_report_run(const struct cua_task *t, const char *src_path,
+                               const struct cua_eval_opts *o, struct cua_report *r,
+                               char *err, size_t errlen);
+void cua_report_clear(struct cua_report *r);
+
+/* time(baseline) / time(candidate) from event medians; 0 when either failed. */
+double cua_speedup(const struct cua_eval *baseline, const struct cua_eval *cand);
+
+struct cJSON *cua_report_to_json(const struct cua_report *r);
+/* Adds the imported torch-eager / torch-compile figures of task t for GPU `gpu`
+ * (root/baselines/torch/<GPU>.json, written by tools/torch_check.py) to r.
+ * Missing file or task: nothing added. */
+void cua_report_import_torch(const char *root, const char *gpu, struct cua_report *r);
+
+/* The fastest correct, measured (not imported) library baseline of a report, or
+ * NULL when the task has none. */
+const struct cua_eval *cua_report_best_library(const struct cua_report *r);
+
+#endif /* CUA_REPORT_H */
