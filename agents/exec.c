@@ -93,13 +93,11 @@ static pthread_once_t sigpipe_once = PTHREAD_ONCE_INIT;
 static char *env_pair(const char *k, const char *v)
 {
 	size_t kl = strlen(k), vl = strlen(v);
-	char *s = malloc(kl + vl + 2);
+	char *s = cua_xmalloc(kl + vl + 2);
 
-	if (s) {
-		memcpy(s, k, kl);
-		s[kl] = '=';
-		memcpy(s + kl + 1, v, vl + 1);
-	}
+	memcpy(s, k, kl);
+	s[kl] = '=';
+	memcpy(s + kl + 1, v, vl + 1);
 	return s;
 }
 
@@ -124,11 +122,9 @@ static char *search_path(const char *name, const char *path)
 	for (const char *p = path;;) {
 		const char *end = strchr(p, ':');
 		size_t dl = end ? (size_t)(end - p) : strlen(p);
-		char *cand = malloc(dl + nl + 3);
+		char *cand = cua_xmalloc(dl + nl + 3);
 		struct stat st;
 
-		if (!cand)
-			return NULL;
 		snprintf(cand, dl + nl + 3, "%.*s/%s", (int)(dl ? dl : 1), dl ? p : ".", name);
 		if (stat(cand, &st) == 0 && S_ISREG(st.st_mode) && access(cand, X_OK) == 0)
 			return cand;
@@ -166,14 +162,12 @@ static enum cua_status build_env(struct exec_agent *a, const cJSON *env, char *e
 	size_t n = 0, cap = CUA_ARRAY_LEN(inherited) + (size_t)cJSON_GetArraySize(env) + 1;
 	const cJSON *e;
 
-	if (!(a->envp = calloc(cap, sizeof(char *))))
-		goto nomem;
+	a->envp = cua_xcalloc(cap, sizeof(char *));
 	for (size_t i = 0; i < CUA_ARRAY_LEN(inherited); i++) {
 		const char *v = getenv(inherited[i]);
 		if (!v || cJSON_GetObjectItemCaseSensitive(env, inherited[i]))
 			continue;
-		if (!(a->envp[n++] = env_pair(inherited[i], v)))
-			goto nomem;
+		a->envp[n++] = env_pair(inherited[i], v);
 	}
 	cJSON_ArrayForEach(e, env) {
 		if (!cJSON_IsString(e)) {
@@ -185,13 +179,9 @@ static enum cua_status build_env(struct exec_agent *a, const cJSON *env, char *e
 			         e->string);
 			return CUA_E_INVALID;
 		}
-		if (!(a->envp[n++] = env_pair(e->string, e->valuestring)))
-			goto nomem;
+		a->envp[n++] = env_pair(e->string, e->valuestring);
 	}
 	return CUA_OK;
-nomem:
-	cua_errf(err, errlen, "exec config: out of memory");
-	return CUA_E_NOMEM;
 }
 
 /* Creates the agent from its config (required: command). */
@@ -212,11 +202,7 @@ static enum cua_status exec_init(const cJSON *config, void **agent, char *err,
 	if (cua_config_check_fields(config, "exec config", known_fields,
 	                            CUA_ARRAY_LEN(known_fields), err, errlen) != CUA_OK)
 		return CUA_E_INVALID;
-	if (!(a = calloc(1, sizeof(*a)))) {
-		result = CUA_E_NOMEM;
-		cua_errf(err, errlen, "exec config: out of memory");
-		goto out;
-	}
+	a = cua_xcalloc(1, sizeof(*a));
 	a->timeout_s = DEFAULT_TIMEOUT_S;
 	a->max_line = DEFAULT_MAX_LINE;
 
@@ -230,8 +216,7 @@ static enum cua_status exec_init(const cJSON *config, void **agent, char *err,
 		cua_errf(err, errlen, "exec config: command: must be a non-empty array of strings");
 		goto out;
 	}
-	if (!(a->argv = calloc((size_t)argc + 1, sizeof(char *))))
-		goto nomem;
+	a->argv = cua_xcalloc((size_t)argc + 1, sizeof(char *));
 	for (int i = 0; i < argc; i++) {
 		const cJSON *s = cJSON_GetArrayItem(cmd, i);
 		if (!cJSON_IsString(s) || (i == 0 && !*s->valuestring)) {
@@ -239,8 +224,7 @@ static enum cua_status exec_init(const cJSON *config, void **agent, char *err,
 			         i == 0 ? "non-empty " : "");
 			goto out;
 		}
-		if (!(a->argv[i] = strdup(s->valuestring)))
-			goto nomem;
+		a->argv[i] = cua_xstrdup(s->valuestring);
 	}
 
 	if ((f = cJSON_GetObjectItemCaseSensitive(config, "timeout_s"))) {
@@ -272,8 +256,7 @@ static enum cua_status exec_init(const cJSON *config, void **agent, char *err,
 			         f->valuestring);
 			goto out;
 		}
-		if (!(a->cwd = strdup(f->valuestring)))
-			goto nomem;
+		a->cwd = cua_xstrdup(f->valuestring);
 	}
 	if ((env = cJSON_GetObjectItemCaseSensitive(config, "env")) && !cJSON_IsObject(env)) {
 		cua_errf(err, errlen, "exec config: env: must be an object of strings");
@@ -284,7 +267,7 @@ static enum cua_status exec_init(const cJSON *config, void **agent, char *err,
 	result = CUA_E_INVALID;
 
 	if (strchr(a->argv[0], '/')) {
-		a->path = strdup(a->argv[0]);   /* relative: to the child's cwd */
+		a->path = cua_xstrdup(a->argv[0]);   /* relative: to the child's cwd */
 	} else {
 		a->path = search_path(a->argv[0], env_get(a->envp, "PATH"));
 		if (!a->path) {
@@ -294,17 +277,10 @@ static enum cua_status exec_init(const cJSON *config, void **agent, char *err,
 			goto out;
 		}
 	}
-	if (!a->path)
-		goto nomem;
-
 	pthread_once(&sigpipe_once, ignore_sigpipe);
 	*agent = a;
 	a = NULL;
 	result = CUA_OK;
-	goto out;
-nomem:
-	result = CUA_E_NOMEM;
-	cua_errf(err, errlen, "exec config: out of memory");
 out:
 	agent_free(a);
 	return result;
@@ -422,10 +398,7 @@ static enum cua_status exec_begin(void *agent, const char *task_id, const char *
 	ssize_t got = 0, r;
 
 	*episode = NULL;
-	if (!(e = calloc(1, sizeof(*e)))) {
-		cua_errf(err, errlen, "exec: out of memory");
-		return CUA_E_NOMEM;
-	}
+	e = cua_xcalloc(1, sizeof(*e));
 	e->pid = -1;
 	e->in_fd = e->out_fd = e->err_fd = -1;
 	if (pipe2(in_p, O_CLOEXEC) < 0 || pipe2(out_p, O_CLOEXEC) < 0 ||
@@ -553,10 +526,7 @@ static bool read_stdout(struct exec_episode *e, size_t max_line)
 			size_t ncap = e->ocap ? e->ocap * 2 : 2 * READ_CHUNK;
 			while (ncap - e->olen < READ_CHUNK)
 				ncap *= 2;
-			char *nb = realloc(e->obuf, ncap + 1);
-			if (!nb)
-				return true;             /* reported as over the cap below */
-			e->obuf = nb;
+			e->obuf = cua_xrealloc(e->obuf, ncap + 1);
 			e->ocap = ncap;
 		}
 		ssize_t r = read(e->out_fd, e->obuf + e->olen, e->ocap - e->olen);
@@ -630,11 +600,9 @@ static void stderr_excerpt(const struct exec_episode *e, char *buf, size_t len)
  * UTF-8; compile logs may hold anything). Heap, NUL-terminated; *out_len set. */
 static char *utf8_clean(const char *s, size_t n, size_t *out_len)
 {
-	char *out = malloc(n * 3 + 2), *o = out;
+	char *out = cua_xmalloc(n * 3 + 2), *o = out;
 	const unsigned char *p = (const unsigned char *)s, *end = p + n;
 
-	if (!out)
-		return NULL;
 	while (p < end) {
 		unsigned c = *p;
 		size_t k = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
@@ -756,7 +724,7 @@ static enum cua_status exec_propose(void *agent, void *episode,
 	enum cua_status result = CUA_E_SYSTEM;
 	char why[160], tail[STDERR_SHOWN * 3 + 32];
 	double t0 = cua_now(), deadline = t0 + a->timeout_s, exited_at = 0;
-	size_t ls, ln, len;
+	size_t ls, ln, len = 0;
 	char *line;
 
 	memset(act, 0, sizeof(*act));
@@ -764,10 +732,7 @@ static enum cua_status exec_propose(void *agent, void *episode,
 		cua_errf(err, errlen, "exec: propose without begin");
 		return CUA_E_USAGE;
 	}
-	if (!(line = observation_line(obs, &len))) {
-		cua_errf(err, errlen, "exec: out of memory building the observation");
-		return CUA_E_NOMEM;
-	}
+	line = cua_xcheck(observation_line(obs, &len));
 	if (e->in_fd >= 0) {
 		/* Append to what an earlier turn left unwritten. */
 		if (e->woff > 0) {
@@ -775,13 +740,7 @@ static enum cua_status exec_propose(void *agent, void *episode,
 			e->wlen -= e->woff;
 			e->woff = 0;
 		}
-		char *nb = realloc(e->wbuf, e->wlen + len + 1);
-		if (!nb) {
-			free(line);
-			cua_errf(err, errlen, "exec: out of memory");
-			return CUA_E_NOMEM;
-		}
-		e->wbuf = nb;
+		e->wbuf = cua_xrealloc(e->wbuf, e->wlen + len + 1);
 		memcpy(e->wbuf + e->wlen, line, len);
 		e->wlen += len;
 	}

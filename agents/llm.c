@@ -184,10 +184,7 @@ static enum cua_status llm_init(const cJSON *config, void **agent, char *err,
 		         curl_easy_strerror(global_rc));
 		return CUA_E_SYSTEM;
 	}
-	if (!(a = calloc(1, sizeof(*a)))) {
-		cua_errf(err, errlen, "llm config: out of memory");
-		return CUA_E_NOMEM;
-	}
+	a = cua_xcalloc(1, sizeof(*a));
 	pthread_mutex_init(&a->load_mu, NULL);
 	pthread_mutex_init(&a->mu, NULL);
 	pthread_cond_init(&a->cv, NULL);
@@ -227,8 +224,8 @@ static enum cua_status llm_init(const cJSON *config, void **agent, char *err,
 	size_t bl = strlen(base_url);
 	while (bl > 0 && base_url[bl - 1] == '/')
 		bl--;
-	if (!(a->url = malloc(bl + sizeof("/chat/completions"))) || !(a->model = strdup(model)))
-		goto nomem;
+	a->url = cua_xmalloc(bl + sizeof("/chat/completions"));
+	a->model = cua_xstrdup(model);
 	snprintf(a->url, bl + sizeof("/chat/completions"), "%.*s/chat/completions", (int)bl,
 	         base_url);
 
@@ -244,8 +241,7 @@ static enum cua_status llm_init(const cJSON *config, void **agent, char *err,
 			         "line break", key_env);
 			goto out;
 		}
-		if (!(a->api_key = strdup(key)))
-			goto nomem;
+		a->api_key = cua_xstrdup(key);
 	}
 	if ((f = cJSON_GetObjectItemCaseSensitive(config, "extra_body"))) {
 		if (!cJSON_IsObject(f)) {
@@ -258,8 +254,7 @@ static enum cua_status llm_init(const cJSON *config, void **agent, char *err,
 			         "messages");
 			goto out;
 		}
-		if (!(a->extra_body = cJSON_Duplicate(f, true)))
-			goto nomem;
+		a->extra_body = cua_xcheck(cJSON_Duplicate(f, true));
 	}
 	/* Named templates load now (relative to the current directory); the
 	 * defaults load from the task root at the first begin(). */
@@ -271,10 +266,6 @@ static enum cua_status llm_init(const cJSON *config, void **agent, char *err,
 	*agent = a;
 	a = NULL;
 	result = CUA_OK;
-	goto out;
-nomem:
-	result = CUA_E_NOMEM;
-	cua_errf(err, errlen, "llm config: out of memory");
 out:
 	agent_free(a);
 	return result;
@@ -293,23 +284,15 @@ static void episode_free(struct llm_episode *e)
 	free(e);
 }
 
-/* Appends a message; takes ownership of content (freed on failure). */
-static bool push(struct llm_episode *e, const char *role, char *content)
+/* Appends a message; takes ownership of content. */
+static void push(struct llm_episode *e, const char *role, char *content)
 {
-	if (!content)
-		return false;
 	if (e->n == e->cap) {
 		size_t ncap = e->cap ? e->cap * 2 : 16;
-		struct message *nm = realloc(e->msgs, ncap * sizeof(*nm));
-		if (!nm) {
-			free(content);
-			return false;
-		}
-		e->msgs = nm;
+		e->msgs = cua_xrealloc(e->msgs, ncap * sizeof(*e->msgs));
 		e->cap = ncap;
 	}
 	e->msgs[e->n++] = (struct message){ .role = role, .content = content };
-	return true;
 }
 
 static void pop(struct llm_episode *e)
@@ -368,21 +351,13 @@ static enum cua_status llm_begin(void *agent, const char *task_id, const char *r
 	*episode = NULL;
 	if ((st = load_defaults(a, root, err, errlen)) != CUA_OK)
 		return st;
-	if (!(e = calloc(1, sizeof(*e))) || !(e->task = strdup(task_id ? task_id : ""))) {
-		episode_free(e);
-		cua_errf(err, errlen, "llm: out of memory");
-		return CUA_E_NOMEM;
-	}
+	e = cua_xcalloc(1, sizeof(*e));
+	e->task = cua_xstrdup(task_id ? task_id : "");
 	clock_gettime(CLOCK_REALTIME, &ts);
 	e->rng = (uint64_t)ts.tv_nsec ^ ((uint64_t)ts.tv_sec << 20) ^ (uint64_t)(uintptr_t)e ^
 	         ((uint64_t)getpid() << 40);
-	if (*a->system) {
-		if (!push(e, "system", strdup(a->system))) {
-			episode_free(e);
-			cua_errf(err, errlen, "llm: out of memory");
-			return CUA_E_NOMEM;
-		}
-	}
+	if (*a->system)
+		push(e, "system", cua_xstrdup(a->system));
 	e->first_user = e->n;
 	*episode = e;
 	return CUA_OK;
@@ -417,10 +392,7 @@ static size_t on_data(char *p, size_t size, size_t nmemb, void *userdata)
 		size_t ncap = b->cap ? b->cap * 2 : 65536;
 		while (ncap < b->len + n + 1)
 			ncap *= 2;
-		char *nb = realloc(b->buf, ncap);
-		if (!nb)
-			return 0;
-		b->buf = nb;
+		b->buf = cua_xrealloc(b->buf, ncap);
 		b->cap = ncap;
 	}
 	memcpy(b->buf + b->len, p, n);
@@ -505,11 +477,7 @@ static enum outcome parse_answer(const struct body *b, struct answer *ans, char 
 		}
 		goto out;
 	}
-	if (!(ans->content = strdup(content->valuestring))) {
-		cua_errf(why, whylen, "out of memory");
-		oc = FATAL;
-		goto out;
-	}
+	ans->content = cua_xstrdup(content->valuestring);
 	fr = cJSON_GetObjectItemCaseSensitive(choice, "finish_reason");
 	if (cJSON_IsString(fr))
 		snprintf(ans->finish, sizeof ans->finish, "%s", fr->valuestring);
@@ -569,20 +537,15 @@ static enum outcome attempt(struct llm_agent *a, const char *req, struct answer 
 	static const char *const fixed[] = { "Content-Type: application/json",
 	                                     "Accept: application/json", "Expect:" };
 	for (size_t i = 0; i < CUA_ARRAY_LEN(fixed); i++) {
-		if (!(nh = curl_slist_append(hdrs, fixed[i])))
-			goto nomem;
-		hdrs = nh;
+		hdrs = cua_xcheck(curl_slist_append(hdrs, fixed[i]));
 	}
 	if (a->api_key) {
 		size_t n = strlen(a->api_key) + sizeof("Authorization: Bearer ");
-		if (!(auth = malloc(n)))
-			goto nomem;
+		auth = cua_xmalloc(n);
 		snprintf(auth, n, "Authorization: Bearer %s", a->api_key);
 		nh = curl_slist_append(hdrs, auth);
 		memset(auth, 0, n);
-		if (!nh)
-			goto nomem;
-		hdrs = nh;
+		hdrs = cua_xcheck(nh);
 	}
 	curl_easy_setopt(h, CURLOPT_URL, a->url);
 	curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
@@ -627,9 +590,6 @@ static enum outcome attempt(struct llm_agent *a, const char *req, struct answer 
 		goto out;
 	}
 	oc = parse_answer(&b, ans, why, whylen);
-	goto out;
-nomem:
-	cua_errf(why, whylen, "out of memory");
 out:
 	free(auth);
 	curl_slist_free_all(hdrs);
@@ -723,7 +683,7 @@ static void sem_release(struct llm_agent *a)
 }
 
 /* Appends a turn's user message: the turn template filled with the observation. */
-static bool push_turn(const struct llm_agent *a, struct llm_episode *e,
+static void push_turn(const struct llm_agent *a, struct llm_episode *e,
                       const struct cua_observation *obs)
 {
 	char turn[32], max_turns[32];
@@ -732,7 +692,7 @@ static bool push_turn(const struct llm_agent *a, struct llm_episode *e,
 	const char *keys[] = { "observation", "turn", "max_turns", "task" };
 	const char *vals[] = { obs->text ? obs->text : "", turn, max_turns,
 	                       obs->task_id ? obs->task_id : e->task };
-	return push(e, "user", cua_prompt_fill(a->turn, keys, vals, CUA_ARRAY_LEN(keys)));
+	push(e, "user", cua_xcheck(cua_prompt_fill(a->turn, keys, vals, CUA_ARRAY_LEN(keys))));
 }
 
 static enum cua_status llm_propose(void *agent, void *episode,
@@ -741,7 +701,7 @@ static enum cua_status llm_propose(void *agent, void *episode,
 {
 	struct llm_agent *a = agent;
 	struct llm_episode *e = episode;
-	enum cua_status result = CUA_E_NOMEM;
+	enum cua_status result = CUA_E_SYSTEM;
 	struct answer ans = {0};
 	char why[CUA_ERR_LEN] = "", *req = NULL;
 	double t0 = cua_now(), queued = 0;
@@ -753,13 +713,9 @@ static enum cua_status llm_propose(void *agent, void *episode,
 		cua_errf(err, errlen, "llm: propose without begin");
 		return CUA_E_USAGE;
 	}
-	if (!push_turn(a, e, obs))
-		goto nomem;
+	push_turn(a, e, obs);
 	trim(e, a->context_budget);
-	if (!(req = request_json(a, e))) {
-		pop(e);
-		goto nomem;
-	}
+	req = cua_xcheck(request_json(a, e));
 
 	for (tries = 1;; tries++) {
 		double retry_after = 0, q0 = cua_now();
@@ -795,26 +751,13 @@ static enum cua_status llm_propose(void *agent, void *episode,
 		snprintf(act->note + nl, sizeof act->note - nl,
 		         " (finish_reason \"length\": max_tokens %ld reached)", a->max_tokens);
 	}
-	act->reply = strdup(ans.content);
+	act->reply = cua_xstrdup(ans.content);
 	act->prompt_tokens = ans.prompt_tokens;
 	act->completion_tokens = ans.completion_tokens;
-	if (!act->reply) {
-		cua_action_clear(act);
-		pop(e);
-		goto nomem;
-	}
-	bool pushed = push(e, "assistant", ans.content);
-	ans.content = NULL;                 /* the conversation's now, or freed */
-	if (!pushed) {
-		cua_action_clear(act);
-		pop(e);
-		goto nomem;
-	}
+	push(e, "assistant", ans.content);
+	ans.content = NULL;                 /* the conversation's now */
 	act->latency_s = cua_now() - t0 - queued;
 	result = CUA_OK;
-	goto out;
-nomem:
-	cua_errf(err, errlen, "llm: out of memory");
 out:
 	free(ans.content);
 	cJSON_free(req);
@@ -834,12 +777,9 @@ static enum cua_status llm_restore(void *agent, void *episode,
 		cua_errf(err, errlen, "llm: restore without begin");
 		return CUA_E_USAGE;
 	}
-	if (!push_turn(a, e, obs) ||
-	    !push(e, "assistant", strdup(reply && reply[0] ? reply
-	                                 : "(this reply was lost when the run was restarted)"))) {
-		cua_errf(err, errlen, "llm: out of memory");
-		return CUA_E_NOMEM;
-	}
+	push_turn(a, e, obs);
+	push(e, "assistant", cua_xstrdup(reply && reply[0] ? reply
+	                                 : "(this reply was lost when the run was restarted)"));
 	trim(e, a->context_budget);
 	return CUA_OK;
 }

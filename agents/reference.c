@@ -20,9 +20,7 @@ struct reference_episode {
 static enum cua_status reference_init(const cJSON *config, void **agent, char *err,
                                       size_t errlen)
 {
-	struct reference_agent *a = calloc(1, sizeof(*a));
-	if (!a)
-		return CUA_E_NOMEM;
+	struct reference_agent *a = cua_xcalloc(1, sizeof(*a));
 	snprintf(a->baseline, sizeof(a->baseline), "nvcc");
 	const cJSON *b = cJSON_GetObjectItemCaseSensitive(config, "baseline");
 	if (b && !cJSON_IsString(b)) {
@@ -40,9 +38,7 @@ static enum cua_status reference_begin(void *agent, const char *task_id, const c
                                        void **episode, char *err, size_t errlen)
 {
 	struct reference_agent *a = agent;
-	struct reference_episode *e = calloc(1, sizeof(*e));
-	if (!e)
-		return CUA_E_NOMEM;
+	struct reference_episode *e = cua_xcalloc(1, sizeof(*e));
 	if (!strcmp(a->baseline, "nvcc"))
 		snprintf(e->path, sizeof(e->path), "%s/tasks/%s/reference.cu", root, task_id);
 	else

@@ -66,9 +66,7 @@ static enum cua_status replay_init(const cJSON *config, void **agent, char *err,
 		                      "(a string) is required");
 		return CUA_E_PARSE;
 	}
-	struct replay_agent *a = calloc(1, sizeof(*a));
-	if (!a)
-		return CUA_E_NOMEM;
+	struct replay_agent *a = cua_xcalloc(1, sizeof(*a));
 	if (cJSON_IsString(dir)) {
 		struct stat st;
 		if (stat(dir->valuestring, &st) != 0 || !S_ISDIR(st.st_mode)) {
@@ -93,9 +91,7 @@ static enum cua_status replay_init(const cJSON *config, void **agent, char *err,
 static enum cua_status replay_begin(void *agent, const char *task_id, const char *root,
                                     void **episode, char *err, size_t errlen)
 {
-	struct replay_episode *e = calloc(1, sizeof(*e));
-	if (!e)
-		return CUA_E_NOMEM;
+	struct replay_episode *e = cua_xcalloc(1, sizeof(*e));
 	snprintf(e->task, sizeof(e->task), "%s", task_id);
 	*episode = e;
 	return CUA_OK;
@@ -116,9 +112,9 @@ static enum cua_status replay_propose(void *agent, void *episode,
 			if (strcmp(cJSON_GetObjectItem(j, "task")->valuestring, e->task) ||
 			    cua_to_int(cJSON_GetObjectItem(j, "turn")->valuedouble) != obs->turn)
 				continue;
-			act->code = strdup(cJSON_GetObjectItem(j, "code")->valuestring);
+			act->code = cua_xstrdup(cJSON_GetObjectItem(j, "code")->valuestring);
 			act->latency_s = cua_now() - t0;
-			return act->code ? CUA_OK : CUA_E_NOMEM;
+			return CUA_OK;
 		}
 		act->stop = true;
 		return CUA_OK;

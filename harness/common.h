@@ -5,6 +5,11 @@
  *     judge/eval.c, cua_results_* in results/results.c); statics unprefixed.
  *   - x_free(p) frees a heap object and p itself; x_clear(p) frees what a
  *     caller-owned struct holds and leaves it empty. Both take NULL.
+ *   - out of memory is fatal, as in git (xmalloc) and llm.c (mallocCheck):
+ *     allocate with cua_xmalloc and its kin, which end the process naming the
+ *     file and line; CUA_E_NOMEM is kept for its number only. (The kernel under test runs
+ *     in a process of its own, so this never turns a candidate into a crash of
+ *     the harness; what a run measured is on disk line by line already.)
  */
 #ifndef CUA_COMMON_H
 #define CUA_COMMON_H
@@ -23,7 +28,7 @@ enum cua_status {
 	CUA_E_IO = 2,         /* a file could not be read or written */
 	CUA_E_PARSE = 3,      /* a file is not what it should be (names file/field/line) */
 	CUA_E_INVALID = 4,    /* a value is out of range or inconsistent */
-	CUA_E_NOMEM = 5,
+	CUA_E_NOMEM = 5,      /* kept for its number: allocation failure is fatal (cua_xmalloc) */
 	CUA_E_SYSTEM = 6,     /* fork, pipe, mkdtemp ... failed */
 	CUA_E_NO_GPU = 7,     /* no usable CUDA device */
 	CUA_E_NOT_FOUND = 8,  /* no such task, baseline, file */
@@ -126,6 +131,19 @@ static inline int cua_to_int(double v)
 		return -2147483647 - 1;
 	return v >= 2147483647.0 ? 2147483647 : (int)v;
 }
+
+void *cua_xmalloc_at(size_t n, const char *file, int line);
+void *cua_xcalloc_at(size_t n, size_t size, const char *file, int line);
+void *cua_xrealloc_at(void *p, size_t n, const char *file, int line);
+char *cua_xstrdup_at(const char *s, const char *file, int line);
+#define cua_xmalloc(n) cua_xmalloc_at((n), __FILE__, __LINE__)
+#define cua_xcalloc(n, size) cua_xcalloc_at((n), (size), __FILE__, __LINE__)
+#define cua_xrealloc(p, n) cua_xrealloc_at((p), (n), __FILE__, __LINE__)
+#define cua_xstrdup(s) cua_xstrdup_at((s), __FILE__, __LINE__)
+/* The same for another library's allocation (cJSON_Print, curl_slist_append):
+ * p itself, or the end of the process when it is NULL. */
+void *cua_xcheck_at(void *p, const char *file, int line);
+#define cua_xcheck(p) ((__typeof__(p))cua_xcheck_at((p), __FILE__, __LINE__))
 
 /* Invariant check for programmer errors only; user input never reaches it. */
 #define CUA_ASSERT(x)                                                          \

@@ -45,13 +45,7 @@ enum cua_status cua_read_file(const char *path, size_t max_bytes, char **out,
 	for (;;) {
 		if (n + 4096 + 1 > cap) {
 			size_t ncap = cap ? cap * 2 : 8192;
-			char *nb = realloc(buf, ncap);
-			if (!nb) {
-				result = CUA_E_NOMEM;
-				cua_errf(err, errlen, "%s: out of memory", path);
-				goto out;
-			}
-			buf = nb;
+			buf = cua_xrealloc(buf, ncap);
 			cap = ncap;
 		}
 		size_t got = fread(buf + n, 1, cap - n - 1, f);
@@ -299,4 +293,42 @@ const char *cua_json_str(const cJSON *o, const char *key)
 {
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
 	return cJSON_IsString(v) ? v->valuestring : "";
+}
+
+static void *alloc_check(void *p, size_t n, const char *file, int line)
+{
+	if (!p) {
+		fprintf(stderr, "cuarena: out of memory (%zu bytes) at %s:%d\n", n, file, line);
+		abort();
+	}
+	return p;
+}
+
+void *cua_xcheck_at(void *p, const char *file, int line)
+{
+	if (!p) {
+		fprintf(stderr, "cuarena: out of memory at %s:%d\n", file, line);
+		abort();
+	}
+	return p;
+}
+
+void *cua_xmalloc_at(size_t n, const char *file, int line)
+{
+	return alloc_check(malloc(n ? n : 1), n, file, line);
+}
+
+void *cua_xcalloc_at(size_t n, size_t size, const char *file, int line)
+{
+	return alloc_check(calloc(n ? n : 1, size ? size : 1), n * size, file, line);
+}
+
+void *cua_xrealloc_at(void *p, size_t n, const char *file, int line)
+{
+	return alloc_check(realloc(p, n ? n : 1), n, file, line);
+}
+
+char *cua_xstrdup_at(const char *s, const char *file, int line)
+{
+	return alloc_check(strdup(s), strlen(s) + 1, file, line);
 }

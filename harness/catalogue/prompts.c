@@ -24,7 +24,7 @@ static bool is_md(const char *name)
 enum cua_status cua_prompts_hash(const char *root, char out[65], char *err,
                                  size_t errlen)
 {
-	enum cua_status result = CUA_E_NOMEM;
+	enum cua_status result = CUA_E_IO;
 	char dir[4096], path[8192];
 	char **names = NULL, *buf = NULL;
 	size_t n = 0, cap = 0;
@@ -48,15 +48,10 @@ enum cua_status cua_prompts_hash(const char *root, char out[65], char *err,
 			continue;
 		if (n == cap) {
 			size_t ncap = cap ? cap * 2 : 8;
-			char **nn = realloc(names, ncap * sizeof(*nn));
-			if (!nn)
-				goto nomem;
-			names = nn;
+			names = cua_xrealloc(names, ncap * sizeof(*names));
 			cap = ncap;
 		}
-		if (!(names[n] = strdup(de->d_name)))
-			goto nomem;
-		n++;
+		names[n++] = cua_xstrdup(de->d_name);
 	}
 	if (n == 0) {
 		result = CUA_E_NOT_FOUND;
@@ -64,8 +59,7 @@ enum cua_status cua_prompts_hash(const char *root, char out[65], char *err,
 		goto out;
 	}
 	qsort(names, n, sizeof(*names), name_cmp);
-	if (!(h = cua_sha256_new()))
-		goto nomem;
+	h = cua_sha256_new();
 	for (size_t i = 0; i < n; i++) {
 		char size[32];
 		size_t len;
@@ -73,8 +67,7 @@ enum cua_status cua_prompts_hash(const char *root, char out[65], char *err,
 		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
 		result = cua_read_file(path, PROMPT_MAX, &buf, &len, err, errlen);
 		if (result != CUA_OK) {
-			if (result != CUA_E_NOMEM)
-				result = CUA_E_IO;
+			result = CUA_E_IO;
 			goto out;
 		}
 		snprintf(size, sizeof(size), "%zu", len);
@@ -87,10 +80,6 @@ enum cua_status cua_prompts_hash(const char *root, char out[65], char *err,
 	cua_sha256_final(h, out);
 	h = NULL;
 	result = CUA_OK;
-	goto out;
-nomem:
-	result = CUA_E_NOMEM;
-	cua_errf(err, errlen, "%s: out of memory", dir);
 out:
 	if (h) {
 		char scratch[65];

@@ -168,20 +168,15 @@ enum cua_status cua_action_parse(const char *line, size_t n, long lineno,
 	if (!strcmp(type->valuestring, "stop")) {
 		act->stop = true;
 	} else if (cJSON_IsString(code)) {
-		if (!(act->code = strdup(code->valuestring)))
-			goto nomem;
+		act->code = cua_xstrdup(code->valuestring);
 	} else {
 		cua_errf(act->note, sizeof act->note, "%s",
 		         cJSON_IsString(note) && *note->valuestring ? note->valuestring
 		                                                    : "the agent's action had no code");
 	}
-	if (cJSON_IsString(reply) && !(act->reply = strdup(reply->valuestring)))
-		goto nomem;
+	if (cJSON_IsString(reply))
+		act->reply = cua_xstrdup(reply->valuestring);
 	result = CUA_OK;
-	goto out;
-nomem:
-	result = CUA_E_NOMEM;
-	cua_errf(err, errlen, "exec: out of memory");
 out:
 	cJSON_Delete(j);
 	return result;

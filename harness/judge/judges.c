@@ -108,11 +108,7 @@ enum cua_status cua_judges_run(const char *self_exe, const char *vis,
 		cua_errf(err, errlen, "judges: a job of %zu bytes (at most %d)", n, CUA_JOB_MAX - 1);
 		return CUA_E_INVALID;
 	}
-	char *msg = malloc(8 + n);
-	if (!msg) {
-		cua_errf(err, errlen, "judges: out of memory");
-		return CUA_E_NOMEM;
-	}
+	char *msg = cua_xmalloc(8 + n);
 	uint32_t hdr[2] = { CUA_JOB_MAGIC, (uint32_t)n };
 	memcpy(msg, hdr, 8);
 	memcpy(msg + 8, job, n);

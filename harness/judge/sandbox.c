@@ -262,21 +262,18 @@ struct capture {
 	bool truncated;
 };
 
-static bool capture_init(struct capture *c, size_t cap_max)
+static void capture_init(struct capture *c, size_t cap_max)
 {
-	c->buf = malloc(1);
-	if (!c->buf)
-		return false;
+	c->buf = cua_xmalloc(1);
 	c->buf[0] = '\0';
 	c->len = 0;
 	c->alloc = 1;
 	c->cap_max = cap_max;
 	c->truncated = false;
-	return true;
 }
 
 /* Appends up to the cap; the rest is counted as truncated. */
-static bool capture_add(struct capture *c, const char *p, size_t n)
+static void capture_add(struct capture *c, const char *p, size_t n)
 {
 	size_t room = c->cap_max - c->len;
 	size_t take = n < room ? n : room;
@@ -284,23 +281,19 @@ static bool capture_add(struct capture *c, const char *p, size_t n)
 	if (take < n)
 		c->truncated = true;
 	if (take == 0)
-		return true;
+		return;
 	if (c->len + take + 1 > c->alloc) {
 		size_t want = c->alloc * 2;
 		if (want < c->len + take + 1)
 			want = c->len + take + 1;
 		if (want > c->cap_max + 1)
 			want = c->cap_max + 1;
-		char *nb = realloc(c->buf, want);
-		if (!nb)
-			return false;
-		c->buf = nb;
+		c->buf = cua_xrealloc(c->buf, want);
 		c->alloc = want;
 	}
 	memcpy(c->buf + c->len, p, take);
 	c->len += take;
 	c->buf[c->len] = '\0';
-	return true;
 }
 
 static void close_fd(int *fd)
@@ -310,14 +303,12 @@ static void close_fd(int *fd)
 	*fd = -1;
 }
 
-/* "K=V" copy, or NULL on allocation failure. */
+/* "K=V", heap. */
 static char *env_pair(const char *k, const char *v)
 {
 	size_t kl = strlen(k), vl = strlen(v);
-	char *s = malloc(kl + vl + 2);
+	char *s = cua_xmalloc(kl + vl + 2);
 
-	if (!s)
-		return NULL;
 	memcpy(s, k, kl);
 	s[kl] = '=';
 	memcpy(s + kl + 1, v, vl + 1);
@@ -335,9 +326,7 @@ static char **build_env(const char *const *env, const char *dir, char **own)
 	own[0] = own[1] = NULL;
 	for (size_t i = 0; env && env[i]; i++)
 		n++;
-	e = calloc(n + 3, sizeof *e);
-	if (!e)
-		return NULL;
+	e = cua_xcalloc(n + 3, sizeof *e);
 	n = 0;
 	for (size_t i = 0; env && env[i]; i++) {
 		if (dir && (!strncmp(env[i], "HOME=", 5) || !strncmp(env[i], "TMPDIR=", 7)))
@@ -347,13 +336,6 @@ static char **build_env(const char *const *env, const char *dir, char **own)
 	if (dir) {
 		own[0] = env_pair("HOME", dir);
 		own[1] = env_pair("TMPDIR", dir);
-		if (!own[0] || !own[1]) {
-			free(own[0]);
-			free(own[1]);
-			own[0] = own[1] = NULL;
-			free(e);
-			return NULL;
-		}
 		e[n++] = own[0];
 		e[n++] = own[1];
 	}
@@ -363,21 +345,19 @@ static char **build_env(const char *const *env, const char *dir, char **own)
 
 /* argv[0] when it has a '/' (made absolute: the child changes directory
  * before execve), else the first executable match in the parent's PATH, else
- * a copy of argv[0] (execve then fails ENOENT). Heap; NULL when out of memory. */
+ * a copy of argv[0] (execve then fails ENOENT). Heap. */
 static char *resolve_path(const char *name)
 {
 	const char *path = getenv("PATH");
 
 	if (name[0] == '/' || !*name)
-		return strdup(name);
+		return cua_xstrdup(name);
 	if (strchr(name, '/')) {
 		char cwd[PATH_MAX];
 		if (!getcwd(cwd, sizeof cwd))
-			return strdup(name);
+			return cua_xstrdup(name);
 		size_t cl = strlen(cwd), nl = strlen(name);
-		char *abs = malloc(cl + nl + 2);
-		if (!abs)
-			return NULL;
+		char *abs = cua_xmalloc(cl + nl + 2);
 		memcpy(abs, cwd, cl);
 		abs[cl] = '/';
 		memcpy(abs + cl + 1, name, nl + 1);
@@ -389,10 +369,8 @@ static char *resolve_path(const char *name)
 	for (const char *p = path; ; ) {
 		const char *end = strchr(p, ':');
 		size_t dl = end ? (size_t)(end - p) : strlen(p);
-		char *cand = malloc(dl + nl + 3);
+		char *cand = cua_xmalloc(dl + nl + 3);
 
-		if (!cand)
-			return NULL;
 		if (dl == 0) {
 			memcpy(cand, "./", 2);
 			memcpy(cand + 2, name, nl + 1);
@@ -408,7 +386,7 @@ static char *resolve_path(const char *name)
 			break;
 		p = end + 1;
 	}
-	return strdup(name);
+	return cua_xstrdup(name);
 }
 
 static int make_pipe(int p[2])
@@ -551,14 +529,10 @@ enum cua_status cua_sandbox_run(const char *const *argv,
 	}
 	ignore_sigpipe();
 
-	if (!capture_init(&cap[0], opts->capture_max) ||
-	    !capture_init(&cap[1], opts->capture_max) ||
-	    !capture_init(&cap[2], opts->channel_max) ||
-	    !(scratch = malloc(SCRATCH_LEN))) {
-		result = CUA_E_NOMEM;
-		cua_errf(err, errlen, "sandbox: out of memory");
-		goto out;
-	}
+	capture_init(&cap[0], opts->capture_max);
+	capture_init(&cap[1], opts->capture_max);
+	capture_init(&cap[2], opts->channel_max);
+	scratch = cua_xmalloc(SCRATCH_LEN);
 
 	if (opts->private_tmp) {
 		const char *base = getenv("TMPDIR");
@@ -575,11 +549,6 @@ enum cua_status cua_sandbox_run(const char *const *argv,
 	}
 	envp = build_env(opts->env, tmpdir[0] ? tmpdir : NULL, own_env);
 	path = resolve_path(argv[0]);
-	if (!envp || !path) {
-		result = CUA_E_NOMEM;
-		cua_errf(err, errlen, "sandbox: out of memory");
-		goto out;
-	}
 
 	devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	if (devnull < 0 || make_pipe(out_p) < 0 || make_pipe(err_p) < 0 ||
@@ -698,8 +667,8 @@ enum cua_status cua_sandbox_run(const char *const *argv,
 					take = (size_t)n;
 				memcpy(st_buf + st_len, scratch, take);
 				st_len += take;
-			} else if (!capture_add(&cap[i], scratch, (size_t)n)) {
-				cap[i].truncated = true;    /* keep draining regardless */
+			} else {
+				capture_add(&cap[i], scratch, (size_t)n);
 			}
 		}
 	}
@@ -816,11 +785,6 @@ enum cua_status cua_sandbox_spawn(const char *const *argv,
 	}
 	envp = build_env(opts->env, p->tmpdir[0] ? p->tmpdir : NULL, own_env);
 	path = resolve_path(argv[0]);
-	if (!envp || !path) {
-		result = CUA_E_NOMEM;
-		cua_errf(err, errlen, "sandbox: out of memory");
-		goto out;
-	}
 	if (make_pipe(in_p) < 0 || make_pipe(out_p) < 0 || make_pipe(err_p) < 0 ||
 	    make_pipe(st_p) < 0 || make_pipe(chan_p) < 0) {
 		cua_errf(err, errlen, "sandbox: cannot create pipes: %s", strerror(errno));
@@ -905,8 +869,7 @@ static bool drain_now(int *fd, struct capture *c, char *scratch)
 			close_fd(fd);
 			return false;
 		}
-		if (!capture_add(c, scratch, (size_t)n))
-			c->truncated = true;
+		capture_add(c, scratch, (size_t)n);
 	}
 	return false;
 }
@@ -928,14 +891,10 @@ enum cua_status cua_sandbox_exchange(struct cua_sandbox_proc *p, const void *msg
 		cua_errf(err, errlen, "sandbox: the staying child is not running");
 		return CUA_E_INVALID;
 	}
-	if (!capture_init(&cap[0], p->capture_max) || !capture_init(&cap[1], p->capture_max) ||
-	    !capture_init(&cap[2], p->channel_max) || !(scratch = malloc(SCRATCH_LEN))) {
-		for (int i = 0; i < 3; i++)
-			free(cap[i].buf);
-		free(scratch);
-		cua_errf(err, errlen, "sandbox: out of memory");
-		return CUA_E_NOMEM;
-	}
+	capture_init(&cap[0], p->capture_max);
+	capture_init(&cap[1], p->capture_max);
+	capture_init(&cap[2], p->channel_max);
+	scratch = cua_xmalloc(SCRATCH_LEN);
 	/* A child that died since its last answer shows as EPIPE here, and as an
 	 * exit below: the caller decides (it never answered this one). */
 	const char *m = msg;
@@ -1004,8 +963,7 @@ enum cua_status cua_sandbox_exchange(struct cua_sandbox_proc *p, const void *msg
 				close_fd(rfd[i]);
 				continue;
 			}
-			if (!capture_add(&cap[i], scratch, (size_t)n))
-				cap[i].truncated = true;
+			capture_add(&cap[i], scratch, (size_t)n);
 			news |= i == 2;
 		}
 		if (news && !exited && done(ctx, cap[2].buf ? cap[2].buf : "", cap[2].len)) {
