@@ -8,7 +8,7 @@
 
 #include "catalogue/prompts.h"
 #include "cli/cli.h"
-#include "catalogue/task.h"
+#include "catalogue/catalogue.h"
 #include "cuarena-test.h"
 
 /* Path of a fixture under tests/data/tasks/, in a static buffer. */

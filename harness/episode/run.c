@@ -2,6 +2,7 @@
  * overlap, GPU evaluations take a lock; every line of results is appended and
  * fsynced as soon as it exists, so a killed run keeps what it measured. */
 #include "episode/run.h"
+#include "catalogue/catalogue.h"
 #include "catalogue/prompts.h"
 #include "results/results.h"
 #include "episode/shard.h"
