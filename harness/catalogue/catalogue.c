@@ -17,23 +17,14 @@ struct strvec {
 	int n, cap;
 };
 
-/* Appends s (taken over: freed on failure). */
-static enum cua_status strvec_push(struct strvec *sv, char *s)
+/* Appends s (taken over). */
+static void strvec_push(struct strvec *sv, char *s)
 {
-	if (!s)
-		return CUA_E_NOMEM;
 	if (sv->n == sv->cap) {
-		int cap = sv->cap ? 2 * sv->cap : 16;
-		char **v = realloc(sv->v, (size_t)cap * sizeof(*v));
-		if (!v) {
-			free(s);
-			return CUA_E_NOMEM;
-		}
-		sv->v = v;
-		sv->cap = cap;
+		sv->cap = sv->cap ? 2 * sv->cap : 16;
+		sv->v = cua_xrealloc(sv->v, (size_t)sv->cap * sizeof(*sv->v));
 	}
 	sv->v[sv->n++] = s;
-	return CUA_OK;
 }
 
 static void strvec_free(struct strvec *sv)
@@ -52,7 +43,6 @@ static int cmp_str(const void *a, const void *b)
 /* Sorted entry names of a directory, without "." and "..". */
 static enum cua_status list_dir(const char *path, struct strvec *out, char *err, size_t errlen)
 {
-	enum cua_status rc = CUA_OK;
 	DIR *d = opendir(path);
 	if (!d) {
 		cua_errf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
@@ -62,15 +52,11 @@ static enum cua_status list_dir(const char *path, struct strvec *out, char *err,
 	while ((e = readdir(d))) {
 		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
 			continue;
-		if ((rc = strvec_push(out, strdup(e->d_name))) != CUA_OK) {
-			cua_errf(err, errlen, "%s: out of memory", path);
-			break;
-		}
+		strvec_push(out, cua_xstrdup(e->d_name));
 	}
 	closedir(d);
-	if (rc == CUA_OK)
-		qsort(out->v, (size_t)out->n, sizeof(*out->v), cmp_str);
-	return rc;
+	qsort(out->v, (size_t)out->n, sizeof(*out->v), cmp_str);
+	return CUA_OK;
 }
 
 /* Relative paths (from base) of every regular file under base/rel. Symbolic
@@ -80,11 +66,7 @@ static enum cua_status collect_files(const char *base, const char *rel, int dept
 {
 	enum cua_status rc;
 	struct strvec names = {0};
-	char *dir = rel ? cua_loader_strf("%s/%s", base, rel) : strdup(base);
-	if (!dir) {
-		cua_errf(err, errlen, "%s: out of memory", base);
-		return CUA_E_NOMEM;
-	}
+	char *dir = rel ? cua_loader_strf("%s/%s", base, rel) : cua_xstrdup(base);
 	if (depth > MAX_TREE_DEPTH) {
 		cua_errf(err, errlen, "%s: folders nest deeper than %d", dir, MAX_TREE_DEPTH);
 		rc = CUA_E_INVALID;
@@ -95,16 +77,10 @@ static enum cua_status collect_files(const char *base, const char *rel, int dept
 	for (int i = 0; i < names.n; i++) {
 		struct stat st;
 		char *path = cua_loader_strf("%s/%s", dir, names.v[i]);
-		char *sub = rel ? cua_loader_strf("%s/%s", rel, names.v[i]) : strdup(names.v[i]);
-		int r = path ? lstat(path, &st) : -1;
+		char *sub = rel ? cua_loader_strf("%s/%s", rel, names.v[i]) : cua_xstrdup(names.v[i]);
+		int r = lstat(path, &st);
 		int saved = errno;
 		free(path);
-		if (!path || !sub) {
-			free(sub);
-			cua_errf(err, errlen, "%s: out of memory", dir);
-			rc = CUA_E_NOMEM;
-			goto out;
-		}
 		if (r != 0) {
 			cua_errf(err, errlen, "%s/%s: %s", dir, names.v[i], strerror(saved));
 			free(sub);
@@ -115,8 +91,7 @@ static enum cua_status collect_files(const char *base, const char *rel, int dept
 			rc = collect_files(base, sub, depth + 1, files, err, errlen);
 			free(sub);
 		} else if (S_ISREG(st.st_mode)) {
-			if ((rc = strvec_push(files, sub)) != CUA_OK)
-				cua_errf(err, errlen, "%s: out of memory", dir);
+			strvec_push(files, sub);
 		} else {
 			free(sub);
 		}
@@ -141,20 +116,12 @@ static enum cua_status hash_tree(const char *dir, char out[65], char *err, size_
 	if (rc != CUA_OK)
 		goto out;
 	qsort(files.v, (size_t)files.n, sizeof(*files.v), cmp_str);
-	if (!(h = cua_sha256_new())) {
-		cua_errf(err, errlen, "%s: out of memory", dir);
-		rc = CUA_E_NOMEM;
-		goto out;
-	}
+	h = cua_sha256_new();
 	for (int i = 0; i < files.n; i++) {
 		char chunk[1 << 14];
 		size_t n;
 		free(path);
-		if (!(path = cua_loader_strf("%s/%s", dir, files.v[i]))) {
-			cua_errf(err, errlen, "%s: out of memory", dir);
-			rc = CUA_E_NOMEM;
-			goto out;
-		}
+		path = cua_loader_strf("%s/%s", dir, files.v[i]);
 		if (!(f = fopen(path, "rb"))) {
 			cua_errf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
 			rc = CUA_E_IO;
@@ -204,17 +171,14 @@ static int cmp_task(const void *a, const void *b)
 }
 
 /* Appends line + '\n' to *buf (heap, NUL-terminated). */
-static enum cua_status append_line(char **buf, const char *line)
+static void append_line(char **buf, const char *line)
 {
 	size_t old = *buf ? strlen(*buf) : 0, n = strlen(line);
-	char *p = realloc(*buf, old + n + 2);
-	if (!p)
-		return CUA_E_NOMEM;
+	char *p = cua_xrealloc(*buf, old + n + 2);
 	memcpy(p + old, line, n);
 	p[old + n] = '\n';
 	p[old + n + 1] = '\0';
 	*buf = p;
-	return CUA_OK;
 }
 
 /* Loads every task folder (one holding task.json) of one level folder. */
@@ -229,42 +193,23 @@ static enum cua_status load_level(const char *level_dir, struct cua_catalogue *c
 		free(dir);
 		free(file);
 		dir = cua_loader_strf("%s/%s", level_dir, names.v[i]);
-		file = dir ? cua_loader_strf("%s/" CUA_TASK_FILE, dir) : NULL;
-		if (!file) {
-			rc = CUA_E_NOMEM;
-			break;
-		}
+		file = cua_loader_strf("%s/" CUA_TASK_FILE, dir);
 		if (!cua_loader_is_dir(dir) || access(file, F_OK) != 0)
 			continue;
 		struct cua_task *t;
-		enum cua_status r = cua_task_load(dir, &t, msg, sizeof(msg));
-		if (r == CUA_E_NOMEM) {
-			rc = r;
-			break;
-		}
-		if (r != CUA_OK) {
+		if (cua_task_load(dir, &t, msg, sizeof(msg)) != CUA_OK) {
 			cat->n_bad++;
-			if (!*first_err && !(*first_err = strdup(msg)))
-				rc = CUA_E_NOMEM;
-			else
-				rc = append_line(&cat->errors, msg);
+			if (!*first_err)
+				*first_err = cua_xstrdup(msg);
+			append_line(&cat->errors, msg);
 			continue;
 		}
 		if (cat->n == *cap) {
-			int ncap = *cap ? 2 * *cap : 16;
-			struct cua_task **v = realloc(cat->tasks, (size_t)ncap * sizeof(*v));
-			if (!v) {
-				cua_task_free(t);
-				rc = CUA_E_NOMEM;
-				break;
-			}
-			cat->tasks = v;
-			*cap = ncap;
+			*cap = *cap ? 2 * *cap : 16;
+			cat->tasks = cua_xrealloc(cat->tasks, (size_t)*cap * sizeof(*cat->tasks));
 		}
 		cat->tasks[cat->n++] = t;
 	}
-	if (rc == CUA_E_NOMEM)
-		cua_errf(err, errlen, "%s: out of memory", level_dir);
 	free(file);
 	free(dir);
 	strvec_free(&names);
@@ -280,22 +225,14 @@ enum cua_status cua_catalogue_load(const char *root, struct cua_catalogue *cat,
 	enum cua_status rc;
 
 	memset(cat, 0, sizeof(*cat));
-	if (!(tasks_dir = cua_loader_strf("%s/tasks", root))) {
-		cua_errf(err, errlen, "%s: out of memory", root);
-		rc = CUA_E_NOMEM;
-		goto out;
-	}
+	tasks_dir = cua_loader_strf("%s/tasks", root);
 	if ((rc = list_dir(tasks_dir, &levels, err, errlen)) != CUA_OK)
 		goto out;
 	for (int i = 0; i < levels.n; i++) {
 		if (!is_level_dir(levels.v[i]))
 			continue;
 		free(level_dir);
-		if (!(level_dir = cua_loader_strf("%s/%s", tasks_dir, levels.v[i]))) {
-			cua_errf(err, errlen, "%s: out of memory", tasks_dir);
-			rc = CUA_E_NOMEM;
-			goto out;
-		}
+		level_dir = cua_loader_strf("%s/%s", tasks_dir, levels.v[i]);
 		if (!cua_loader_is_dir(level_dir))
 			continue;
 		if ((rc = load_level(level_dir, cat, &cap, &first_err, err, errlen)) != CUA_OK)

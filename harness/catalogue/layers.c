@@ -223,12 +223,8 @@ static enum cua_status add_segment(struct layers *L, const char *field, const ch
 		return cua_loader_fail(L->ld, field,
 		                       "the layer list holds more than 2^36 elements");
 	if (spec->n_segments == L->cap) {
-		int cap = L->cap ? 2 * L->cap : 64;
-		struct cua_segment *v = realloc(spec->segments, (size_t)cap * sizeof(*v));
-		if (!v)
-			return cua_loader_nomem(L->ld);
-		spec->segments = v;
-		L->cap = cap;
+		L->cap = L->cap ? 2 * L->cap : 64;
+		spec->segments = cua_xrealloc(spec->segments, (size_t)L->cap * sizeof(*spec->segments));
 	}
 	struct cua_segment *g = &spec->segments[spec->n_segments];
 	memset(g, 0, sizeof(*g));
@@ -572,8 +568,7 @@ enum cua_status cua_layers_load(struct cua_loader *ld, const cJSON *j, const cha
 	if (spec->n_segments == 0)
 		return cua_loader_fail(ld, f, "declares no segment");
 	spec->init = (struct cua_init){.dist = CUA_DIST_CONST};
-	if (!(spec->shape[0] = cua_loader_strf("%lld", (long long)L.end)))
-		return cua_loader_nomem(ld);
+	spec->shape[0] = cua_loader_strf("%lld", (long long)L.end);
 	spec->ndim = 1;
 	return CUA_OK;
 }

@@ -24,7 +24,7 @@ char *cua_loader_strf(const char *fmt, ...)
 	va_start(ap, fmt);
 	int n = vasprintf(&s, fmt, ap);
 	va_end(ap);
-	return n < 0 ? NULL : s;
+	return cua_xcheck(n < 0 ? NULL : s);
 }
 
 const char *cua_loader_shown(const char *s, char *buf, size_t len)
@@ -93,11 +93,6 @@ enum cua_status cua_loader_fail(struct cua_loader *ld, const char *field, const 
 	return CUA_E_PARSE;
 }
 
-enum cua_status cua_loader_nomem(struct cua_loader *ld)
-{
-	cua_errf(ld->err, ld->errlen, "%s: out of memory", ld->file);
-	return CUA_E_NOMEM;
-}
 
 const char *cua_loader_pathf(char field[CUA_FIELD_LEN], const char *fmt, ...)
 {
@@ -207,8 +202,7 @@ enum cua_status cua_loader_dup_string(struct cua_loader *ld, const cJSON *obj, c
 		return rc;
 	if (required && !*s)
 		return cua_loader_fail(ld, key, "must not be empty");
-	if (!(*out = strdup(s)))
-		return cua_loader_nomem(ld);
+	*out = cua_xstrdup(s);
 	return CUA_OK;
 }
 

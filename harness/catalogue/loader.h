@@ -23,7 +23,7 @@ struct cua_loader {
 
 /* ---- text ---------------------------------------------------------------- */
 
-/* Heap sprintf; NULL when out of memory. */
+/* Heap sprintf (never NULL: out of memory is fatal). */
 char *cua_loader_strf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Copies untrusted text into buf for an error message: at most CUA_SHOWN_LEN
@@ -50,8 +50,6 @@ bool cua_loader_is_dir(const char *path);   /* follows links */
 enum cua_status cua_loader_fail(struct cua_loader *ld, const char *field, const char *fmt,
                                 ...) __attribute__((format(printf, 3, 4)));
 
-/* "FILE: out of memory"; returns CUA_E_NOMEM. */
-enum cua_status cua_loader_nomem(struct cua_loader *ld);
 
 /* Formats a field path; a path too long for CUA_FIELD_LEN is cut, not an error. */
 const char *cua_loader_pathf(char field[CUA_FIELD_LEN], const char *fmt, ...)

@@ -115,9 +115,7 @@ char *cua_prompts_fill(const char *tmpl, const char *const *keys,
 	/* Two passes over the same rules: measure, then write. */
 	for (int pass = 0; pass < 2; pass++) {
 		if (pass == 1) {
-			if (!(out = malloc(len + 1)))
-				return NULL;
-			o = out;
+			o = out = cua_xmalloc(len + 1);
 		}
 		for (const char *p = tmpl; *p;) {
 			long k = p[0] == '{' && p[1] == '{' ? find_key(p + 2, keys, n) : -1;

@@ -202,14 +202,12 @@ static enum cua_status load_tensor(struct cua_loader *ld, const cJSON *j, const 
 	for (int k = 0; k < n; k++, e = e->next) {
 		cua_loader_indexed(g, f, k);
 		if (cJSON_IsString(e))
-			spec->shape[k] = strdup(e->valuestring);
+			spec->shape[k] = cua_xstrdup(e->valuestring);
 		else if (cJSON_IsNumber(e) && cua_loader_is_integral(e->valuedouble))
 			spec->shape[k] = cua_loader_strf("%.0f", e->valuedouble);
 		else
 			return cua_loader_fail(ld, g,
 			                       "must be an expression (a string) or an integer");
-		if (!spec->shape[k])
-			return cua_loader_nomem(ld);
 		spec->ndim = k + 1;
 	}
 	if (is_input)
@@ -375,8 +373,7 @@ static enum cua_status load_baselines(struct cua_loader *ld, const cJSON *root)
 		for (int k = 0; k < i; k++)
 			if (strcmp(ld->t->baselines[k], b) == 0)
 				return cua_loader_fail(ld, f, "'%s' is listed twice", b);
-		if (!(ld->t->baselines[i] = strdup(b)))
-			return cua_loader_nomem(ld);
+		ld->t->baselines[i] = cua_xstrdup(b);
 		ld->t->n_baselines = i + 1;
 	}
 	return CUA_OK;
@@ -403,8 +400,7 @@ static enum cua_status load_libraries(struct cua_loader *ld, const cJSON *root)
 			if (strcmp(ld->t->libraries[k], j->valuestring) == 0)
 				return cua_loader_fail(ld, f, "'%s' is listed twice",
 				                       j->valuestring);
-		if (!(ld->t->libraries[i] = strdup(j->valuestring)))
-			return cua_loader_nomem(ld);
+		ld->t->libraries[i] = cua_xstrdup(j->valuestring);
 		ld->t->n_libraries = i + 1;
 	}
 	return CUA_OK;
@@ -511,10 +507,8 @@ static enum cua_status check_place(struct cua_loader *ld, const char *abs)
 	struct cua_task *t = ld->t;
 	enum cua_status rc = CUA_OK;
 	char f[CUA_FIELD_LEN], s[CUA_SHOWN_LEN + 1], level_dir[16];
-	char *root = strdup(abs), *dir = NULL, *file = NULL;
+	char *root = cua_xstrdup(abs), *dir = NULL, *file = NULL;
 	char *parts[3] = {NULL, NULL, NULL};   /* folder, level folder, "tasks" */
-	if (!root)
-		return cua_loader_nomem(ld);
 	for (int i = 0; i < 3; i++) {          /* peel components off the end */
 		char *slash = strrchr(root, '/');
 		if (!slash)
@@ -532,24 +526,15 @@ static enum cua_status check_place(struct cua_loader *ld, const char *abs)
 		                     t->level, cua_loader_shown(parent, s, sizeof(s)), level_dir);
 		goto out;
 	}
-	if (!(t->id = cua_loader_strf("%s/%s", level_dir, folder))) {
-		rc = cua_loader_nomem(ld);
-		goto out;
-	}
+	t->id = cua_loader_strf("%s/%s", level_dir, folder);
 	if (!parts[2])
 		goto out;                          /* no root above tasks/: nothing to check */
-	if (!(dir = cua_loader_strf("%s/baselines", root))) {
-		rc = cua_loader_nomem(ld);
-		goto out;
-	}
+	dir = cua_loader_strf("%s/baselines", root);
 	if (!cua_loader_is_dir(dir))
 		goto out;
 	for (int i = 0; i < t->n_baselines; i++) {
 		free(file);
-		if (!(file = cua_loader_strf("%s/%s.cu", dir, t->baselines[i]))) {
-			rc = cua_loader_nomem(ld);
-			goto out;
-		}
+		file = cua_loader_strf("%s/%s.cu", dir, t->baselines[i]);
 		if (!is_file(file)) {
 			rc = cua_loader_fail(ld, cua_loader_indexed(f, "baselines", i),
 			                     "no file baselines/%s.cu", t->baselines[i]);
@@ -682,11 +667,7 @@ enum cua_status cua_task_load(const char *dir, struct cua_task **out, char *err,
 	size_t dlen = strlen(dir);
 	while (dlen > 1 && dir[dlen - 1] == '/')
 		dlen--;
-	if (!(file = cua_loader_strf("%.*s/" CUA_TASK_FILE, (int)dlen, dir))) {
-		cua_errf(err, errlen, "%s: out of memory", dir);
-		rc = CUA_E_NOMEM;
-		goto out;
-	}
+	file = cua_loader_strf("%.*s/" CUA_TASK_FILE, (int)dlen, dir);
 	if (stat(file, &st) != 0) {
 		cua_errf(err, errlen, "%s: cannot read: %s", file, strerror(errno));
 		rc = errno == ENOENT ? CUA_E_NOT_FOUND : CUA_E_IO;
@@ -734,11 +715,8 @@ enum cua_status cua_task_load(const char *dir, struct cua_task **out, char *err,
 		rc = CUA_E_IO;
 		goto out;
 	}
-	if (!(t = calloc(1, sizeof(*t))) || !(t->dir = strdup(dir))) {
-		cua_errf(err, errlen, "%s: out of memory", file);
-		rc = CUA_E_NOMEM;
-		goto out;
-	}
+	t = cua_xcalloc(1, sizeof(*t));
+	t->dir = cua_xstrdup(dir);
 	struct cua_loader ld = {.file = file, .err = err, .errlen = errlen, .t = t};
 	if ((rc = load_fields(&ld, root)) != CUA_OK ||
 	    (rc = check_place(&ld, abs)) != CUA_OK ||
