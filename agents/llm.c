@@ -692,7 +692,7 @@ static void push_turn(const struct llm_agent *a, struct llm_episode *e,
 	const char *keys[] = { "observation", "turn", "max_turns", "task" };
 	const char *vals[] = { obs->text ? obs->text : "", turn, max_turns,
 	                       obs->task_id ? obs->task_id : e->task };
-	push(e, "user", cua_xcheck(cua_prompt_fill(a->turn, keys, vals, CUA_ARRAY_LEN(keys))));
+	push(e, "user", cua_prompts_fill(a->turn, keys, vals, CUA_ARRAY_LEN(keys)));
 }
 
 static enum cua_status llm_propose(void *agent, void *episode,

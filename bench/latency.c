@@ -12,7 +12,7 @@
  * spread of its timed median, (max - min) / median, target <= 1 %.
  */
 #include "judge/report.h"
-#include "catalogue/task.h"
+#include "catalogue/catalogue.h"
 
 #include <string.h>
 #include <unistd.h>

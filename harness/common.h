@@ -7,9 +7,10 @@
  *     caller-owned struct holds and leaves it empty. Both take NULL.
  *   - out of memory is fatal, as in git (xmalloc) and llm.c (mallocCheck):
  *     allocate with cua_xmalloc and its kin, which end the process naming the
- *     file and line; CUA_E_NOMEM is kept for its number only. (The kernel under test runs
- *     in a process of its own, so this never turns a candidate into a crash of
- *     the harness; what a run measured is on disk line by line already.)
+ *     file and line; no function returns CUA_E_NOMEM (kept for its number).
+ *     The kernel under test runs in a process of its own, so this never turns
+ *     a candidate into a crash of the harness, and what a run measured is on
+ *     disk line by line already.
  */
 #ifndef CUA_COMMON_H
 #define CUA_COMMON_H

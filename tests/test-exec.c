@@ -478,7 +478,7 @@ Test(exec, echo_agent_resubmits_the_reference_on_turn_1_and_stops_on_turn_2)
 	cr_assert_eq(cua_task_load(dir, &t, err, sizeof err), CUA_OK, "%s", err);
 	snprintf(path, sizeof path, "%s/reference.cu", dir);
 	cr_assert_eq(cua_read_file(path, 1 << 20, &ref, NULL, err, sizeof err), CUA_OK);
-	text = cua_prompt_render(t, root());
+	text = cua_prompts_render(t, root());
 	cr_assert_not_null(text);
 
 	char json[4400];

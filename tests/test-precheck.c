@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "catalogue/catalogue.h"
 #include "compile/precheck.h"
 #include "compile/sass.h"
 #include "cuarena-test.h"

@@ -13,11 +13,11 @@ Test(prompts, placeholders_are_filled_once_and_unknown_ones_kept)
 {
 	const char *keys[] = { "observation", "turn" };
 	const char *vals[] = { "obs with {{turn}} inside", "3" };
-	char *s = cua_prompt_fill("T{{turn}}: {{observation}} {{other}} {{turn}}{{", keys, vals, 2);
+	char *s = cua_prompts_fill("T{{turn}}: {{observation}} {{other}} {{turn}}{{", keys, vals, 2);
 	cr_assert_not_null(s);
 	cr_expect_str_eq(s, "T3: obs with {{turn}} inside {{other}} 3{{");
 	free(s);
-	s = cua_prompt_fill("", keys, vals, 2);
+	s = cua_prompts_fill("", keys, vals, 2);
 	cr_expect_str_eq(s, "");
 	free(s);
 }

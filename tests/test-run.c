@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include <cjson/cJSON.h>
 
+#include "catalogue/catalogue.h"
 #include "compile/compile.h"
 #include "judge/eval.h"
 #include "episode/run.h"

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <cjson/cJSON.h>
 
+#include "catalogue/catalogue.h"
 #include "episode/shard.h"
 #include "cuarena-test.h"
 

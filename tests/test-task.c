@@ -8,7 +8,7 @@
 
 #include "catalogue/prompts.h"
 #include "cli/cli.h"
-#include "catalogue/task.h"
+#include "catalogue/catalogue.h"
 #include "cuarena-test.h"
 
 /* Path of a fixture under tests/data/tasks/, in a static buffer. */
@@ -805,7 +805,7 @@ Test(layers, the_prompt_shows_the_layout_table_p_and_memory)
 	cr_assert_eq(load_net("[{\"conv2d\": \"conv1\", \"in\": 3, \"out\": 4, \"k\": 3},"
 	                      " {\"bn\": \"bn1\", \"c\": 4}]",
 	                      NULL, &t, &dir, err, sizeof(err)), CUA_OK, "%s", err);
-	char *prompt = cua_prompt_render(t, dir);
+	char *prompt = cua_prompts_render(t, dir);
 	cr_assert_not_null(prompt);
 	cr_expect(strstr(prompt, "### Layout of `params`: 4 segments, P = 260 floats (1040 bytes)")
 	          != NULL, "%s", prompt);

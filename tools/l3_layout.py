@@ -1,6 +1,6 @@
 """l3_layout.py — the layout of a layered input (task.json "layers"), in Python.
 
-The same expansion as harness/catalogue/task.c (docs/ADDING-A-TASK.md, "Layered inputs"):
+The same expansion as harness/catalogue/layers.c (docs/ADDING-A-TASK.md, "Layered inputs"):
 generators to named segments in PyTorch state_dict() order, each at a multiple of
 64 elements. Used by tools/torch_check.py (to load a module's parameters from the
 flat buffer, checking every name and shape against the module's) and by

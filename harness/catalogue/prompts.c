@@ -106,7 +106,7 @@ static long find_key(const char *p, const char *const *keys, size_t n)
 	return -1;
 }
 
-char *cua_prompt_fill(const char *tmpl, const char *const *keys,
+char *cua_prompts_fill(const char *tmpl, const char *const *keys,
                       const char *const *vals, size_t n)
 {
 	size_t len = 0;
@@ -115,9 +115,7 @@ char *cua_prompt_fill(const char *tmpl, const char *const *keys,
 	/* Two passes over the same rules: measure, then write. */
 	for (int pass = 0; pass < 2; pass++) {
 		if (pass == 1) {
-			if (!(out = malloc(len + 1)))
-				return NULL;
-			o = out;
+			o = out = cua_xmalloc(len + 1);
 		}
 		for (const char *p = tmpl; *p;) {
 			long k = p[0] == '{' && p[1] == '{' ? find_key(p + 2, keys, n) : -1;
@@ -178,7 +176,7 @@ static void layout_table(struct cua_buf *b, const struct cua_tensor_spec *s)
 	}
 }
 
-char *cua_prompt_render(const struct cua_task *t, const char *root)
+char *cua_prompts_render(const struct cua_task *t, const char *root)
 {
 	struct cua_buf b = {0};
 	char path[4200], *src = NULL;

@@ -20,12 +20,12 @@ enum cua_status cua_prompts_hash(const char *root, char out[65], char *err,
 
 /* A copy of tmpl (heap) with each {{key}} whose key is in keys[0..n) replaced by
  * the matching vals entry, in one pass: text substituted in is never scanned
- * again, and unknown {{...}} stay as they are. NULL when out of memory. */
-char *cua_prompt_fill(const char *tmpl, const char *const *keys,
+ * again, and unknown {{...}} stay as they are. */
+char *cua_prompts_fill(const char *tmpl, const char *const *keys,
                       const char *const *vals, size_t n);
 
 /* The prompt an agent gets for a task: description, ABI, shapes, precision,
  * tolerance, the reference source. Heap string. */
-char *cua_prompt_render(const struct cua_task *t, const char *root);
+char *cua_prompts_render(const struct cua_task *t, const char *root);
 
 #endif /* CUA_PROMPTS_H */

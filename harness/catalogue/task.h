@@ -1,6 +1,7 @@
-/* task.h — the task format (tasks/L<level>/<NNN>-<slug>/task.json) and the catalogue.
- * The schema is documented in docs/ADDING-A-TASK.md. Everything read here is
- * untrusted: errors name the file and the JSON field. */
+/* task.h — the task format (tasks/L<level>/<NNN>-<slug>/task.json): one task
+ * loaded; the catalogue of them all is catalogue/catalogue.h. The schema is
+ * documented in docs/ADDING-A-TASK.md. Everything read here is untrusted: errors
+ * name the file and the JSON field. */
 #ifndef CUA_TASK_H
 #define CUA_TASK_H
 
@@ -143,27 +144,5 @@ void cua_init_describe(const struct cua_init *in, char *buf, size_t len);
 const char *cua_dtype_name(enum cua_dtype d);     /* "f32" */
 size_t cua_dtype_size(enum cua_dtype d);
 const char *cua_precision_name(enum cua_precision p); /* "fp32-strict" */
-
-/* The catalogue: every task folder under root/tasks/L<n>/ (scanned, no list). */
-struct cua_catalogue {
-	int n;
-	struct cua_task **tasks;     /* sorted by id */
-	char hash[65];               /* SHA-256 over every file under root/tasks */
-	int n_bad;                   /* folders that failed to load */
-	char *errors;                /* one line per bad task, NULL if none */
-};
-
-/* Loads every task. Bad tasks do not stop the scan: each is reported in
- * cat->errors and the call returns CUA_E_PARSE with the good ones loaded. */
-enum cua_status cua_catalogue_load(const char *root, struct cua_catalogue *cat,
-                                   char *err, size_t errlen);
-void cua_catalogue_clear(struct cua_catalogue *cat);
-
-/* Finds a task by exact id ("L1/020-relu"), folder name ("020-relu"), slug
- * ("relu") or number ("20": the lowest level's task 20; "L2/20": Level 2's). NULL if none or
- * ambiguous (err says which). */
-const struct cua_task *cua_catalogue_find(const struct cua_catalogue *cat,
-                                          const char *name, char *err,
-                                          size_t errlen);
 
 #endif /* CUA_TASK_H */

@@ -5,7 +5,7 @@
 
 #include "common.h"
 #include "judge/report.h"
-#include "catalogue/task.h"
+#include "catalogue/catalogue.h"
 
 /* Exit codes of the CLI (DESIGN.md §8). */
 enum {

@@ -16,7 +16,7 @@ int cmd_show(struct cua_cli *cli, int argc, char **argv)
 		cua_catalogue_clear(&cat);
 		return rc;
 	}
-	char *prompt = cua_prompt_render(t, cli->root);
+	char *prompt = cua_prompts_render(t, cli->root);
 	if (cli->json) {
 		cJSON *o = cJSON_CreateObject();
 		cJSON_AddStringToObject(o, "id", t->id);

@@ -5,7 +5,7 @@
 #define CUA_ENVPROTO_H
 
 #include "episode/episode.h"
-#include "catalogue/task.h"
+#include "catalogue/catalogue.h"
 
 struct cJSON;
 

@@ -44,7 +44,7 @@ enum cua_status cua_episode_begin(struct cua_episode *ep, const struct cua_task 
 	enum cua_status st = cua_mkdirs(workdir, err, errlen);
 	if (st != CUA_OK)
 		return st;
-	ep->obs_text = cua_prompt_render(t, o->root);
+	ep->obs_text = cua_prompts_render(t, o->root);
 	ep->obs_json = cJSON_CreateObject();
 	cJSON_AddStringToObject(ep->obs_json, "task", t->id);
 	cJSON_AddNumberToObject(ep->obs_json, "turn", 1);

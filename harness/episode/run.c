@@ -3,6 +3,7 @@
  * fsynced as soon as it exists, so a killed run keeps what it measured. */
 #include "episode/run.h"
 #include "episode/resume.h"
+#include "catalogue/catalogue.h"
 #include "catalogue/prompts.h"
 #include "results/results.h"
 #include "episode/shard.h"

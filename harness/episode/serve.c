@@ -1321,7 +1321,7 @@ static enum MHD_Result get_task(struct server *s, struct MHD_Connection *c, cons
 	const struct cua_task *t = cua_catalogue_find(&s->cat, name, err, sizeof(err));
 	if (!t)
 		return refuse(s, c, 404, &s->rejected_missing, "%s", err);
-	char *prompt = cua_prompt_render(t, s->o->root);
+	char *prompt = cua_prompts_render(t, s->o->root);
 	cJSON *o = cJSON_CreateObject();
 	cJSON_AddBoolToObject(o, "ok", true);
 	cJSON_AddStringToObject(o, "task", t->id);

@@ -13,7 +13,7 @@
 #include "judge/report.h"
 #include "judge/judges.h"
 #include "episode/run.h"
-#include "catalogue/task.h"
+#include "catalogue/catalogue.h"
 #include "judge/verdict.h"
 
 #include <dirent.h>
