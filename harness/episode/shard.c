@@ -1,6 +1,7 @@
 /* shard.c — the split of a run's tasks into shards balanced by expected cost
  * (shard.h; the rule and its fit: docs/SCALE-OUT.md "How tasks are split"). */
 #include "episode/shard.h"
+#include "results/results.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -72,11 +73,35 @@ static int task_of(const struct cua_task *const *tasks, int n, const char *id)
 	return -1;
 }
 
+/* What a walk of the costs run's baselines.jsonl fills. */
+struct measuring {
+	const struct cua_task *const *tasks;
+	int n;
+	double *unit_s;
+};
+
+static enum cua_status measured_line(void *ctx, const cJSON *j,
+                                     const struct cua_results_at *at, char *err,
+                                     size_t errlen)
+{
+	struct measuring *m = ctx;
+	const cJSON *task = cJSON_GetObjectItemCaseSensitive(j, "task");
+	const cJSON *ev = cJSON_GetObjectItemCaseSensitive(j, "eval");
+	const cJSON *subj = cJSON_GetObjectItemCaseSensitive(ev, "subject");
+	const cJSON *secs = cJSON_GetObjectItemCaseSensitive(ev, "seconds");
+	const cJSON *run = cJSON_GetObjectItemCaseSensitive(secs, "run");
+	int i = cJSON_IsString(task) ? task_of(m->tasks, m->n, task->valuestring) : -1;
+	if (i >= 0 && cJSON_IsString(subj) && !strcmp(subj->valuestring, "nvcc") &&
+	    cJSON_IsNumber(run) && run->valuedouble > 0 && run->valuedouble < 1e6)
+		m->unit_s[i] = run->valuedouble;   /* the last line of a task wins */
+	return CUA_OK;
+}
+
 enum cua_status cua_shard_measured(const char *run_dir, const struct cua_task *const *tasks,
                                    int n, double *unit_s, char *err, size_t errlen)
 {
-	char path[4400], *buf = NULL;
-	size_t len = 0;
+	char path[4400];
+	struct measuring m = {tasks, n, unit_s};
 	for (int i = 0; i < n; i++)
 		unit_s[i] = 0;
 	snprintf(path, sizeof(path), "%s/baselines.jsonl", run_dir);
@@ -84,38 +109,9 @@ enum cua_status cua_shard_measured(const char *run_dir, const struct cua_task *c
 		cua_errf(err, errlen, "--costs %s: no %s (not a run folder)", run_dir, path);
 		return CUA_E_NOT_FOUND;
 	}
-	enum cua_status st = cua_read_file(path, (size_t)1 << 30, &buf, &len, err, errlen);
-	if (st != CUA_OK)
-		return st;
-	int lineno = 0;
-	for (char *l = buf, *nl; l && *l; l = nl ? nl + 1 : NULL) {
-		nl = strchr(l, '\n');
-		if (nl)
-			*nl = '\0';
-		lineno++;
-		if (!*l)
-			continue;
-		cJSON *j = cJSON_Parse(l);
-		if (!j) {
-			if (!nl || !nl[1])
-				break;                 /* a torn last line */
-			cua_errf(err, errlen, "%s: line %d: not JSON", path, lineno);
-			free(buf);
-			return CUA_E_PARSE;
-		}
-		const cJSON *task = cJSON_GetObjectItemCaseSensitive(j, "task");
-		const cJSON *ev = cJSON_GetObjectItemCaseSensitive(j, "eval");
-		const cJSON *subj = cJSON_GetObjectItemCaseSensitive(ev, "subject");
-		const cJSON *secs = cJSON_GetObjectItemCaseSensitive(ev, "seconds");
-		const cJSON *run = cJSON_GetObjectItemCaseSensitive(secs, "run");
-		int i = cJSON_IsString(task) ? task_of(tasks, n, task->valuestring) : -1;
-		if (i >= 0 && cJSON_IsString(subj) && !strcmp(subj->valuestring, "nvcc") &&
-		    cJSON_IsNumber(run) && run->valuedouble > 0 && run->valuedouble < 1e6)
-			unit_s[i] = run->valuedouble;   /* the last line of a task wins */
-		cJSON_Delete(j);
-	}
-	free(buf);
-	return CUA_OK;
+	/* through the results reader: a torn last line (a killed run) is skipped */
+	return cua_results_each_line(path, CUA_RESULTS_SKIP_TORN, measured_line, &m, NULL, err,
+	                             errlen);
 }
 
 void cua_shard_costs(const struct cua_task *const *tasks, int n, const double *measured,
