@@ -25,16 +25,21 @@ static int task_index(const struct loading *r, const char *id)
 	return -1;
 }
 
-/* The run's index of a line's "task" into *i, -1 when the run does not list it. */
-static enum cua_status line_task(const struct loading *r, const cJSON *j,
-                                 const struct cua_results_at *at, int *i, char *err,
-                                 size_t errlen)
+/* What was found of the task a line names (*i: its index). NULL with *st CUA_OK
+ * when the run does not list it; NULL with *st and err set when the line names
+ * no task. */
+static struct cua_resume_task *line_prior(struct loading *r, const cJSON *j,
+                                          const struct cua_results_at *at, int *i,
+                                          enum cua_status *st, char *err, size_t errlen)
 {
 	const cJSON *task = cJSON_GetObjectItemCaseSensitive(j, "task");
-	if (!cJSON_IsString(task) || !task->valuestring[0])
-		return cua_results_line_err(at, err, errlen, "task: expected a non-empty string");
+	*st = CUA_OK;
+	if (!cJSON_IsString(task) || !task->valuestring[0]) {
+		*st = cua_results_line_err(at, err, errlen, "task: expected a non-empty string");
+		return NULL;
+	}
 	*i = task_index(r, task->valuestring);
-	return CUA_OK;
+	return *i < 0 ? NULL : &r->prior[*i];
 }
 
 /* evals.jsonl: every turn the run evaluated, each once. */
@@ -44,10 +49,10 @@ static enum cua_status prior_eval(void *ctx, const cJSON *j, const struct cua_re
 	struct loading *r = ctx;
 	char why[CUA_ERR_LEN];
 	int i;
-	enum cua_status st = line_task(r, j, at, &i, err, errlen);
-	if (st != CUA_OK || i < 0)
+	enum cua_status st;
+	struct cua_resume_task *p = line_prior(r, j, at, &i, &st, err, errlen);
+	if (!p)
 		return st;
-	struct cua_resume_task *p = &r->prior[i];
 	struct cua_step s;
 	if (cua_step_from_json(j, &s, why, sizeof(why)) != CUA_OK) {
 		cua_step_clear(&s);
@@ -106,10 +111,10 @@ static enum cua_status prior_traj(void *ctx, const cJSON *j, const struct cua_re
 	if (!turn_line && strcmp(kind->valuestring, "end"))
 		return CUA_OK;   /* kinds added later */
 	int i, k;
-	enum cua_status st = line_task(r, j, at, &i, err, errlen);
-	if (st != CUA_OK || i < 0)
+	enum cua_status st;
+	struct cua_resume_task *p = line_prior(r, j, at, &i, &st, err, errlen);
+	if (!p)
 		return st;
-	struct cua_resume_task *p = &r->prior[i];
 	if (turn_line) {
 		st = line_int(j, "turn", true, 0, 1, CUA_MAX_TURNS, &k, at, err, errlen);
 		if (st != CUA_OK)
@@ -137,10 +142,10 @@ static enum cua_status prior_base(void *ctx, const cJSON *j, const struct cua_re
 	struct loading *r = ctx;
 	char why[CUA_ERR_LEN];
 	int i;
-	enum cua_status st = line_task(r, j, at, &i, err, errlen);
-	if (st != CUA_OK || i < 0)
+	enum cua_status st;
+	struct cua_resume_task *p = line_prior(r, j, at, &i, &st, err, errlen);
+	if (!p)
 		return st;
-	struct cua_resume_task *p = &r->prior[i];
 	const cJSON *g = cJSON_GetObjectItemCaseSensitive(j, "gpu");
 	const char *gpu = cJSON_IsString(g) ? g->valuestring : "";
 	if (p->have_base && strcmp(p->gpu, gpu))
