@@ -99,12 +99,12 @@ Test(compare_runs, only_slower_and_pass_to_fail_are_regressions)
 
 /* ---- whole runs ----------------------------------------------------------------------- */
 
-static struct cua_run *load(const char *name)
+static struct cua_results *load(const char *name)
 {
 	char path[4096], err[CUA_ERR_LEN] = "";
-	struct cua_run *run = NULL;
+	struct cua_results *run = NULL;
 	snprintf(path, sizeof(path), "%s/tests/data/results/%s", root(), name);
-	cr_assert_eq(cua_run_load(path, &run, err, sizeof(err)), CUA_OK, "%s", err);
+	cr_assert_eq(cua_results_load(path, &run, err, sizeof(err)), CUA_OK, "%s", err);
 	return run;
 }
 
@@ -125,43 +125,43 @@ Test(compare_runs, planted_changes_are_each_found)
 		{"L1/031-hard-sigmoid", CUA_CHANGE_FAILING},
 		{"L1/032-softplus", CUA_CHANGE_NEW},
 	};
-	struct cua_run *o = load("compare-old"), *n = load("compare-new");
+	struct cua_results *o = load("compare-old"), *n = load("compare-new");
 	for (size_t i = 0; i < CUA_ARRAY_LEN(want); i++) {
 		double ratio;
 		const char *why;
-		enum cua_change got = cua_compare_task(cua_run_find(o, want[i].task),
-		                                       cua_run_find(n, want[i].task), CUA_PICK_BEST,
+		enum cua_change got = cua_compare_task(cua_results_find(o, want[i].task),
+		                                       cua_results_find(n, want[i].task), CUA_PICK_BEST,
 		                                       0.05, &ratio, &why);
 		cr_expect_eq(got, want[i].want, "%s: %s, want %s", want[i].task,
 		             cua_change_name(got), cua_change_name(want[i].want));
 	}
 	double ratio;
 	const char *why;
-	cr_expect_eq(cua_compare_task(cua_run_find(n, "L1/032-softplus"), NULL, CUA_PICK_BEST,
+	cr_expect_eq(cua_compare_task(cua_results_find(n, "L1/032-softplus"), NULL, CUA_PICK_BEST,
 	                              0.05, &ratio, &why),
 	             CUA_CHANGE_GONE, "a task only the old run has is GONE");
-	cua_run_free(o);
-	cua_run_free(n);
+	cua_results_free(o);
+	cua_results_free(n);
 }
 
 Test(compare_runs, measurement_noise_alone_is_never_slower_or_faster)
 {
 	/* 36 tasks measured twice from one distribution: 1 % to 30 % spread, 5 to
 	 * 200 samples, 2x outliers (make-fixtures.py). */
-	struct cua_run *a = load("noise-a"), *b = load("noise-b");
+	struct cua_results *a = load("noise-a"), *b = load("noise-b");
 	int same = 0, ambiguous = 0;
 	for (int i = 0; i < a->n_tasks; i++) {
 		double ratio;
 		const char *why;
 		const char *id = a->tasks[i].id;
-		enum cua_change c = cua_compare_task(&a->tasks[i], cua_run_find(b, id),
+		enum cua_change c = cua_compare_task(&a->tasks[i], cua_results_find(b, id),
 		                                     CUA_PICK_BEST, 0.05, &ratio, &why);
 		cr_expect(c == CUA_CHANGE_SAME || c == CUA_CHANGE_AMBIGUOUS, "%s: %s (ratio %.3f)",
 		          id, cua_change_name(c), ratio);
 		same += c == CUA_CHANGE_SAME;
 		ambiguous += c == CUA_CHANGE_AMBIGUOUS;
 		/* and the other way round */
-		c = cua_compare_task(cua_run_find(b, id), &a->tasks[i], CUA_PICK_BEST, 0.05, &ratio,
+		c = cua_compare_task(cua_results_find(b, id), &a->tasks[i], CUA_PICK_BEST, 0.05, &ratio,
 		                     &why);
 		cr_expect(c == CUA_CHANGE_SAME || c == CUA_CHANGE_AMBIGUOUS, "%s reversed: %s", id,
 		          cua_change_name(c));
@@ -169,8 +169,8 @@ Test(compare_runs, measurement_noise_alone_is_never_slower_or_faster)
 	cr_expect_eq(a->n_tasks, 36);
 	cr_expect_geq(same, 24, "the low-noise tasks read SAME (%d did)", same);
 	cr_expect_geq(ambiguous, 3, "the noisiest tasks read AMBIGUOUS (%d did)", ambiguous);
-	cua_run_free(a);
-	cua_run_free(b);
+	cua_results_free(a);
+	cua_results_free(b);
 }
 
 /* ---- the command, as a nightly job runs it --------------------------------------------- */

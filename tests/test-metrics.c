@@ -19,12 +19,12 @@
 #include "results/metrics.h"
 #include "cuarena-test.h"
 
-static struct cua_run *load(const char *name)
+static struct cua_results *load(const char *name)
 {
 	char path[4096], err[CUA_ERR_LEN] = "";
-	struct cua_run *run = NULL;
+	struct cua_results *run = NULL;
 	snprintf(path, sizeof(path), "%s/tests/data/results/%s", root(), name);
-	cr_assert_eq(cua_run_load(path, &run, err, sizeof(err)), CUA_OK, "%s", err);
+	cr_assert_eq(cua_results_load(path, &run, err, sizeof(err)), CUA_OK, "%s", err);
 	return run;
 }
 
@@ -63,7 +63,7 @@ Test(metrics, the_weighting_holds_through_a_fixture_run)
 {
 	/* weighted: 4/4/2 tasks (100:100:50), correct geomeans exactly 1.87/2.80/1.52
 	 * vs torch-compile and 2.48/3.27/1.80 vs torch-eager, failures included. */
-	struct cua_run *run = load("weighted");
+	struct cua_results *run = load("weighted");
 	struct cua_score_opts o;
 	struct cua_scores s;
 	cua_score_opts_init(&o);
@@ -89,14 +89,14 @@ Test(metrics, the_weighting_holds_through_a_fixture_run)
 	double logs = 2 * log(1.87) + 4 * log(2.80) + log(1.52);
 	cr_expect_float_eq(s.overall.v.geomean_all[1], exp(logs / 10), 1e-9);
 	cua_scores_clear(&s);
-	cua_run_free(run);
+	cua_results_free(run);
 }
 
 /* ---- every metric on the basic run --------------------------------------------------- */
 
 Test(metrics, every_metric_of_the_basic_run_matches_the_hand_computed_value)
 {
-	struct cua_run *run = load("basic");
+	struct cua_results *run = load("basic");
 	struct cua_score_opts o;
 	struct cua_scores s;
 	cua_score_opts_init(&o);
@@ -134,12 +134,12 @@ Test(metrics, every_metric_of_the_basic_run_matches_the_hand_computed_value)
 	cr_expect(!s.tasks[4].attempted && isnan(s.tasks[4].speedup[NVCC]),
 	          "999-missing never ran and counts as a failure");
 	cua_scores_clear(&s);
-	cua_run_free(run);
+	cua_results_free(run);
 }
 
 Test(metrics, final_turn_scoring_takes_the_last_evaluation_even_when_it_failed)
 {
-	struct cua_run *run = load("basic");
+	struct cua_results *run = load("basic");
 	struct cua_score_opts o;
 	struct cua_scores s;
 	cua_score_opts_init(&o);
@@ -152,14 +152,14 @@ Test(metrics, final_turn_scoring_takes_the_last_evaluation_even_when_it_failed)
 	cr_expect_eq(s.tasks[0].turn, 3);
 	cr_expect(!s.tasks[1].correct, "vector-add's final turn was wrong");
 	cua_scores_clear(&s);
-	cua_run_free(run);
+	cua_results_free(run);
 }
 
 Test(metrics, the_margin_sets_the_speedup_a_faster_task_needs)
 {
 	cr_expect_float_eq(cua_margin_speedup(0.05), 1 / 0.95, EPS);
 	cr_expect_float_eq(cua_margin_speedup(0), 1.0, EPS);
-	struct cua_run *run = load("basic");
+	struct cua_results *run = load("basic");
 	struct cua_score_opts o;
 	struct cua_scores s;
 	cua_score_opts_init(&o);
@@ -169,14 +169,14 @@ Test(metrics, the_margin_sets_the_speedup_a_faster_task_needs)
 	cr_expect_float_eq(s.overall.v.faster_margin[NVCC], 0.2, EPS);
 	cr_expect_float_eq(s.overall.v.faster[NVCC], 0.6, EPS, "the strict rate is unchanged");
 	cua_scores_clear(&s);
-	cua_run_free(run);
+	cua_results_free(run);
 }
 
 /* ---- bootstrap intervals ----------------------------------------------------------- */
 
 Test(metrics, bootstrap_intervals_are_deterministic_and_bracket_the_value)
 {
-	struct cua_run *run = load("weighted");
+	struct cua_results *run = load("weighted");
 	struct cua_score_opts o;
 	struct cua_scores a, b;
 	cua_score_opts_init(&o);
@@ -205,12 +205,12 @@ Test(metrics, bootstrap_intervals_are_deterministic_and_bracket_the_value)
 	cua_scores_clear(&a);
 	cua_scores_clear(&b);
 	cua_scores_clear(&c);
-	cua_run_free(run);
+	cua_results_free(run);
 }
 
 Test(metrics, without_resamples_the_intervals_are_undefined)
 {
-	struct cua_run *run = load("basic");
+	struct cua_results *run = load("basic");
 	struct cua_score_opts o;
 	struct cua_scores s;
 	cua_score_opts_init(&o);
@@ -218,7 +218,7 @@ Test(metrics, without_resamples_the_intervals_are_undefined)
 	cua_scores_compute(run, &o, &s);
 	cr_expect(isnan(s.overall.lo.pass) && isnan(s.overall.hi.geomean[0]));
 	cua_scores_clear(&s);
-	cua_run_free(run);
+	cua_results_free(run);
 }
 
 /* ---- options ------------------------------------------------------------------------- */

@@ -20,18 +20,18 @@ static const char *fixture(const char *name)
 	return path;
 }
 
-static struct cua_run *load(const char *name)
+static struct cua_results *load(const char *name)
 {
 	char err[CUA_ERR_LEN] = "";
-	struct cua_run *run = NULL;
-	cr_assert_eq(cua_run_load(fixture(name), &run, err, sizeof(err)), CUA_OK, "%s", err);
+	struct cua_results *run = NULL;
+	cr_assert_eq(cua_results_load(fixture(name), &run, err, sizeof(err)), CUA_OK, "%s", err);
 	cr_assert_not_null(run);
 	return run;
 }
 
-static const struct cua_task_run *task(const struct cua_run *run, const char *id)
+static const struct cua_results_task *task(const struct cua_results *run, const char *id)
 {
-	const struct cua_task_run *t = cua_run_find(run, id);
+	const struct cua_results_task *t = cua_results_find(run, id);
 	cr_assert_not_null(t, "no task %s", id);
 	return t;
 }
@@ -40,7 +40,7 @@ static const struct cua_task_run *task(const struct cua_run *run, const char *id
 
 Test(results, a_run_folder_loads_with_its_run_json_fields)
 {
-	struct cua_run *run = load("basic");
+	struct cua_results *run = load("basic");
 	cr_expect_str_eq(run->agent, "alpha");
 	cr_expect_str_eq(run->version, "v1");
 	cr_expect_str_eq(run->run_id, "basic");
@@ -50,14 +50,14 @@ Test(results, a_run_folder_loads_with_its_run_json_fields)
 	cr_expect_eq(run->turns, 8);
 	cr_expect_eq(run->n_warnings, 0);
 	cr_expect_null(run->warnings);
-	cua_run_free(run);
+	cua_results_free(run);
 }
 
 Test(results, tasks_are_the_union_of_the_list_and_the_lines_sorted_by_id)
 {
 	static const char *const ids[] = {"L1/001-sgemm", "L1/020-vector-add", "L1/021-relu",
 	                                  "L1/025-softmax", "L1/999-missing"};
-	struct cua_run *run = load("basic");
+	struct cua_results *run = load("basic");
 	cr_assert_eq(run->n_tasks, 5);
 	for (int i = 0; i < 5; i++) {
 		cr_expect_str_eq(run->tasks[i].id, ids[i]);
@@ -72,17 +72,17 @@ Test(results, tasks_are_the_union_of_the_list_and_the_lines_sorted_by_id)
 	cr_expect_str_eq(task(run, "L1/025-softmax")->end_reason,
 	                 "agent failed: no code block in the reply");
 	cr_expect_eq(task(run, "L1/999-missing")->n_evals, 0);
-	cr_expect_null(cua_run_find(run, "L1/998-nothing"));
+	cr_expect_null(cua_results_find(run, "L1/998-nothing"));
 	int levels[4];
-	cr_expect_eq(cua_run_levels(run, levels, 4), 1);
+	cr_expect_eq(cua_results_levels(run, levels, 4), 1);
 	cr_expect_eq(levels[0], 1);
-	cua_run_free(run);
+	cua_results_free(run);
 }
 
 Test(results, an_evaluation_keeps_verdict_timing_sol_and_speedups)
 {
-	struct cua_run *run = load("basic");
-	const struct cua_task_run *t = task(run, "L1/001-sgemm");
+	struct cua_results *run = load("basic");
+	const struct cua_results_task *t = task(run, "L1/001-sgemm");
 	const struct cua_rec *r = &t->evals[1];
 	cr_expect_eq(r->turn, 2);
 	cr_expect_eq(r->line, 2);
@@ -101,29 +101,29 @@ Test(results, an_evaluation_keeps_verdict_timing_sol_and_speedups)
 	cr_expect(!failed->timed);
 	cr_expect(isnan(cua_rec_speedup(failed, "nvcc")), "a failed evaluation has no speedup");
 	cr_expect_str_eq(failed->message, "the compile error");
-	const struct cua_rec *b = cua_task_baseline(t, "torch-eager");
+	const struct cua_rec *b = cua_results_baseline(t, "torch-eager");
 	cr_assert_not_null(b);
 	cr_expect(b->imported);
 	cr_expect_float_eq(b->ms.median, 1.2, 1e-12);
-	cr_expect_null(cua_task_baseline(t, "cudnn/relu"));
-	cua_run_free(run);
+	cr_expect_null(cua_results_baseline(t, "cudnn/relu"));
+	cua_results_free(run);
 }
 
 Test(results, library_is_the_fastest_library_baseline_or_nvcc_without_one)
 {
-	struct cua_run *run = load("basic");
+	struct cua_results *run = load("basic");
 	cr_expect_float_eq(cua_rec_speedup(&task(run, "L1/001-sgemm")->evals[1], "library"),
 	                   0.5, 1e-12);
 	cr_expect_float_eq(cua_rec_speedup(&task(run, "L1/021-relu")->evals[0], "library"),
 	                   1.8, 1e-12);
 	cr_expect_float_eq(cua_rec_speedup(&task(run, "L1/020-vector-add")->evals[0], "library"),
 	                   1.02, 1e-12, "vector-add has no library baseline: nvcc stands in");
-	cua_run_free(run);
+	cua_results_free(run);
 }
 
 Test(results, best_of_trajectory_picks_the_fastest_correct_turn_and_final_the_last)
 {
-	struct cua_run *run = load("basic");
+	struct cua_results *run = load("basic");
 	static const struct {
 		const char *id;
 		int best, final;    /* turns; 0 = none */
@@ -135,40 +135,40 @@ Test(results, best_of_trajectory_picks_the_fastest_correct_turn_and_final_the_la
 		{"L1/999-missing", 0, 0},    /* never run */
 	};
 	for (size_t i = 0; i < CUA_ARRAY_LEN(want); i++) {
-		const struct cua_task_run *t = task(run, want[i].id);
-		const struct cua_rec *b = cua_task_scored(t, "nvcc", CUA_PICK_BEST);
-		const struct cua_rec *f = cua_task_scored(t, "nvcc", CUA_PICK_FINAL);
+		const struct cua_results_task *t = task(run, want[i].id);
+		const struct cua_rec *b = cua_results_scored(t, "nvcc", CUA_PICK_BEST);
+		const struct cua_rec *f = cua_results_scored(t, "nvcc", CUA_PICK_FINAL);
 		cr_expect_eq(b ? b->turn : 0, want[i].best, "%s: best turn", want[i].id);
 		cr_expect_eq(f ? f->turn : 0, want[i].final, "%s: final turn", want[i].id);
 	}
 	/* ranked by another primary baseline: still turn 2 (0.5 > 0.4 vs cuBLAS) */
-	const struct cua_rec *b = cua_task_scored(task(run, "L1/001-sgemm"), "library",
+	const struct cua_rec *b = cua_results_scored(task(run, "L1/001-sgemm"), "library",
 	                                          CUA_PICK_BEST);
 	cr_expect_eq(b->turn, 2);
-	cua_run_free(run);
+	cua_results_free(run);
 }
 
 Test(results, the_code_of_a_turn_is_read_back_from_the_trajectory)
 {
-	struct cua_run *run = load("basic");
-	const struct cua_task_run *t = task(run, "L1/001-sgemm");
-	char *code = cua_run_code(run, t, 2);
+	struct cua_results *run = load("basic");
+	const struct cua_results_task *t = task(run, "L1/001-sgemm");
+	char *code = cua_results_code(run, t, 2);
 	cr_assert_not_null(code);
 	cr_expect(strstr(code, "L1/001-sgemm, turn 2: a<b && c>d") != NULL, "%s", code);
 	cr_expect(strstr(code, "kernel_t2") != NULL);
 	free(code);
-	cr_expect_null(cua_run_code(run, t, 7), "no turn 7");
-	cua_run_free(run);
+	cr_expect_null(cua_results_code(run, t, 7), "no turn 7");
+	cua_results_free(run);
 }
 
 Test(results, a_trailing_slash_is_dropped_from_the_folder)
 {
 	char dir[4200], err[CUA_ERR_LEN];
-	struct cua_run *run = NULL;
+	struct cua_results *run = NULL;
 	snprintf(dir, sizeof(dir), "%s//", fixture("basic"));
-	cr_assert_eq(cua_run_load(dir, &run, err, sizeof(err)), CUA_OK, "%s", err);
+	cr_assert_eq(cua_results_load(dir, &run, err, sizeof(err)), CUA_OK, "%s", err);
 	cr_expect_str_eq(run->dir, fixture("basic"));
-	cua_run_free(run);
+	cua_results_free(run);
 }
 
 /* ---- rejections ---------------------------------------------------------------- */
@@ -201,8 +201,8 @@ ParameterizedTestParameters(results, a_bad_run_is_rejected_naming_file_and_line)
 ParameterizedTest(struct reject *r, results, a_bad_run_is_rejected_naming_file_and_line)
 {
 	char err[CUA_ERR_LEN] = "", want[CUA_ERR_LEN];
-	struct cua_run *run = (struct cua_run *)1;
-	enum cua_status st = cua_run_load(fixture(r->fixture), &run, err, sizeof(err));
+	struct cua_results *run = (struct cua_results *)1;
+	enum cua_status st = cua_results_load(fixture(r->fixture), &run, err, sizeof(err));
 	snprintf(want, sizeof(want), "%s/%s: %s", fixture(r->fixture), r->file, r->what);
 	cr_expect_eq(st, r->status, "%s: status %d", r->fixture, st);
 	cr_expect_null(run, "%s: the out-parameter is cleared on failure", r->fixture);
@@ -211,8 +211,8 @@ ParameterizedTest(struct reject *r, results, a_bad_run_is_rejected_naming_file_a
 
 Test(results, a_torn_last_line_is_reported_and_skipped)
 {
-	struct cua_run *run = load("torn");
-	const struct cua_task_run *t = task(run, "L1/021-relu");
+	struct cua_results *run = load("torn");
+	const struct cua_results_task *t = task(run, "L1/021-relu");
 	cr_expect_eq(t->n_evals, 3, "the three whole lines are kept");
 	cr_expect_eq(t->n_turns, 3);
 	cr_expect_eq(run->n_warnings, 2);
@@ -223,22 +223,22 @@ Test(results, a_torn_last_line_is_reported_and_skipped)
 	cr_expect(strstr(run->warnings, want) != NULL, "%s", run->warnings);
 	cr_expect(strstr(run->warnings, "trajectories.jsonl: line 4: torn") != NULL, "%s",
 	          run->warnings);
-	cua_run_free(run);
+	cua_results_free(run);
 }
 
 /* Runs record each task's flops and bytes on its baselines lines; a run from
  * before does not (NaN), and the plots then leave the task out. */
 Test(results, each_tasks_flops_and_bytes_come_from_its_baselines_lines)
 {
-	struct cua_run *run = load("roofline");
-	const struct cua_task_run *relu = task(run, "L1/021-relu");
+	struct cua_results *run = load("roofline");
+	const struct cua_results_task *relu = task(run, "L1/021-relu");
 	cr_expect_eq(relu->flops, 805306368.0);
 	cr_expect_eq(relu->bytes, 6442450944.0);
 	cr_expect_eq(task(run, "L1/990-gone")->flops, 1e9, "no task file needed");
-	const struct cua_task_run *old = task(run, "L1/001-sgemm");
+	const struct cua_results_task *old = task(run, "L1/001-sgemm");
 	cr_expect(isnan(old->flops) && isnan(old->bytes), "not recorded: %g %g", old->flops,
 	          old->bytes);
-	cua_run_free(run);
+	cua_results_free(run);
 }
 
 /* ---- the line walk: one schema check, one torn-tail rule ------------------------ */
@@ -357,7 +357,7 @@ Test(results, a_bad_line_stops_the_walk_naming_file_and_line)
 
 Test(results, free_of_null_is_a_no_op)
 {
-	cua_run_free(NULL);
+	cua_results_free(NULL);
 }
 
 /* ---- escaping ------------------------------------------------------------------- */

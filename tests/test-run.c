@@ -668,10 +668,10 @@ Test(run, a_resume_reads_its_results_through_the_results_reader)
 	cr_assert_eq(cua_run(&o, &sum, err, sizeof(err)), CUA_OK, "%s", err);
 	cr_expect_eq(sum.evaluations, 4);
 	cr_expect_eq(count_lines(dir, "trajectories.jsonl"), 6, "4 turns and 2 ends, no torn line");
-	struct cua_run *run = NULL;
-	cr_expect_eq(cua_run_load(dir, &run, err, sizeof(err)), CUA_OK, "%s", err);
+	struct cua_results *run = NULL;
+	cr_expect_eq(cua_results_load(dir, &run, err, sizeof(err)), CUA_OK, "%s", err);
 	cr_expect(run && !run->warnings, "the resumed run still has a torn line");
-	cua_run_free(run);
+	cua_results_free(run);
 
 	/* lines the reader refuses stop the resume, naming the file and line */
 	static const struct {
@@ -735,12 +735,12 @@ Test(run, baselines_record_the_tasks_flops_and_bytes)
 	}
 	cua_catalogue_clear(&cat);
 	/* and the results reader gives them back per task */
-	struct cua_run *run = NULL;
-	cr_assert_eq(cua_run_load(o.out_dir, &run, err, sizeof(err)), CUA_OK, "%s", err);
-	const struct cua_task_run *relu = cua_run_find(run, "L1/021-relu");
+	struct cua_results *run = NULL;
+	cr_assert_eq(cua_results_load(o.out_dir, &run, err, sizeof(err)), CUA_OK, "%s", err);
+	const struct cua_results_task *relu = cua_results_find(run, "L1/021-relu");
 	cr_assert_not_null(relu);
 	cr_expect(relu->bytes > 0 && relu->flops >= 0, "%g %g", relu->flops, relu->bytes);
-	cua_run_free(run);
+	cua_results_free(run);
 }
 
 /* ---- a resumed episode gives the agent back its turns ------------------------ */

@@ -14,7 +14,7 @@
 #define LIB 1
 
 struct entry {
-	struct cua_run *run;
+	struct cua_results *run;
 	struct cua_scores s;
 	char label[160];
 };
@@ -47,21 +47,21 @@ static int cmp_id(const void *a, const void *b)
 }
 
 /* One entry per (agent, version, GPU): the latest run by `created` wins. */
-static void build(struct board *b, struct cua_run **runs, int n, const struct cua_score_opts *o)
+static void build(struct board *b, struct cua_results **runs, int n, const struct cua_score_opts *o)
 {
 	b->e = calloc((size_t)n + 1, sizeof(*b->e));
 	CUA_ASSERT(b->e);
 	for (int i = 0; i < n; i++) {
-		struct cua_run *r = runs[i];
+		struct cua_results *r = runs[i];
 		int k;
 		for (k = 0; k < b->n; k++) {
-			struct cua_run *q = b->e[k].run;
+			struct cua_results *q = b->e[k].run;
 			if (!strcmp(q->agent, r->agent) && !strcmp(q->version, r->version) &&
 			    !strcmp(q->device, r->device))
 				break;
 		}
 		if (k < b->n) {
-			struct cua_run *q = b->e[k].run;
+			struct cua_results *q = b->e[k].run;
 			bool newer = strcmp(r->created, q->created) >= 0;
 			fprintf(stderr, "cuarena board: %s and %s are both %s %s on %s: keeping the "
 			                "later, %s\n", q->dir, r->dir, r->agent, r->version,
@@ -72,7 +72,7 @@ static void build(struct board *b, struct cua_run **runs, int n, const struct cu
 		} else
 			k = b->n++;
 		b->e[k].run = r;
-		cua_run_label(r, b->e[k].label, sizeof(b->e[k].label));
+		cua_results_label(r, b->e[k].label, sizeof(b->e[k].label));
 		cua_scores_compute(r, o, &b->e[k].s);
 	}
 	qsort(b->e, (size_t)b->n, sizeof(*b->e), cmp_entry);
@@ -120,8 +120,8 @@ static const char *verdict_of(const struct entry *e, const struct cua_task_score
 		return "not in this run";
 	const struct cua_rec *r = t->rec;
 	if (!r) {
-		const struct cua_task_run *tr = cua_run_find(e->run, t->id);
-		r = tr ? cua_task_scored(tr, "nvcc", CUA_PICK_FINAL) : NULL;
+		const struct cua_results_task *tr = cua_results_find(e->run, t->id);
+		r = tr ? cua_results_scored(tr, "nvcc", CUA_PICK_FINAL) : NULL;
 	}
 	if (!r)
 		return "not run";
@@ -129,7 +129,7 @@ static const char *verdict_of(const struct entry *e, const struct cua_task_score
 	return cua_verdict_name(r->verdict);
 }
 
-static void date_of(const struct cua_run *r, char *buf, size_t len)
+static void date_of(const struct cua_results *r, char *buf, size_t len)
 {
 	snprintf(buf, len, "%.10s", r->created[0] ? r->created : "?");
 }
@@ -443,8 +443,8 @@ static enum cua_status write_task(const char *dir, const struct board *b, const 
 			const struct cua_task_score *t = task_score(e, id);
 			if (!t || !t->rec)
 				continue;
-			const struct cua_task_run *tr = cua_run_find(e->run, id);
-			char *code = tr ? cua_run_code(e->run, tr, t->turn) : NULL;
+			const struct cua_results_task *tr = cua_results_find(e->run, id);
+			char *code = tr ? cua_results_code(e->run, tr, t->turn) : NULL;
 			fprintf(f, "<details%s><summary>", k == win ? " open" : "");
 			cua_fput_esc(f, e->label, CUA_ESC_HTML);
 			fprintf(f, " — turn %d, %s", t->turn, cua_verdict_name(t->rec->verdict));
@@ -488,7 +488,7 @@ int cmd_board(struct cua_cli *cli, int argc, char **argv)
 	const char *md = NULL, *html = NULL;
 	struct cua_score_opts o;
 	struct board b = {0};
-	struct cua_run **runs = NULL;
+	struct cua_results **runs = NULL;
 	int n = 0, rc = CUA_EXIT_OK;
 
 	CUA_ASSERT(dirs);
@@ -510,7 +510,7 @@ int cmd_board(struct cua_cli *cli, int argc, char **argv)
 		rc = cua_cli_usage("board");
 		goto out;
 	}
-	runs = cua_runs_load(dirs, n, "cuarena board", stderr, err, sizeof(err));
+	runs = cua_results_load_many(dirs, n, "cuarena board", stderr, err, sizeof(err));
 	if (!runs) {
 		fprintf(stderr, "cuarena board: %s\n", err);
 		rc = CUA_EXIT_USAGE;
@@ -544,7 +544,7 @@ int cmd_board(struct cua_cli *cli, int argc, char **argv)
 		       html ? "; html " : "", html ? html : "");
 out:
 	board_free(&b);
-	cua_runs_free(runs, n);
+	cua_results_free_many(runs, n);
 	free(dirs);
 	return rc;
 }

@@ -45,7 +45,7 @@ static cJSON *side_json(const struct cua_rec *r)
 	return o;
 }
 
-static void describe(FILE *f, const char *which, const struct cua_run *r)
+static void describe(FILE *f, const char *which, const struct cua_results *r)
 {
 	fprintf(f, "%s: %s (%s %s, %s, %s)\n", which, r->dir, r->agent, r->version,
 	        r->device[0] ? r->device : "unnamed GPU", r->created[0] ? r->created : "no date");
@@ -58,7 +58,7 @@ int cmd_compare(struct cua_cli *cli, int argc, char **argv)
 	int n = 0, rc = CUA_EXIT_OK;
 	double threshold = 0.05;
 	enum cua_pick pick = CUA_PICK_BEST;
-	struct cua_run **runs = NULL;
+	struct cua_results **runs = NULL;
 	const char **ids = NULL;
 
 	for (int i = 1; i < argc; i++) {
@@ -80,12 +80,12 @@ int cmd_compare(struct cua_cli *cli, int argc, char **argv)
 	}
 	if (n != 2)
 		return cua_cli_usage("compare");
-	runs = cua_runs_load(dirs, 2, "cuarena compare", stderr, err, sizeof(err));
+	runs = cua_results_load_many(dirs, 2, "cuarena compare", stderr, err, sizeof(err));
 	if (!runs) {
 		fprintf(stderr, "cuarena compare: %s\n", err);
 		return CUA_EXIT_USAGE;
 	}
-	const struct cua_run *old = runs[0], *new = runs[1];
+	const struct cua_results *old = runs[0], *new = runs[1];
 	if (strcmp(old->device, new->device))
 		fprintf(stderr, "cuarena compare: warning: the runs are on different GPUs (%s, %s): "
 		                "times are not comparable\n", old->device, new->device);
@@ -96,7 +96,7 @@ int cmd_compare(struct cua_cli *cli, int argc, char **argv)
 	for (int i = 0; i < old->n_tasks; i++)
 		ids[nt++] = old->tasks[i].id;
 	for (int i = 0; i < new->n_tasks; i++)
-		if (!cua_run_find(old, new->tasks[i].id))
+		if (!cua_results_find(old, new->tasks[i].id))
 			ids[nt++] = new->tasks[i].id;
 	qsort(ids, (size_t)nt, sizeof(*ids), cmp_str);
 
@@ -119,18 +119,18 @@ int cmd_compare(struct cua_cli *cli, int argc, char **argv)
 		       "| --- | ---: | ---: | ---: | --- | --- |\n");
 	}
 	for (int i = 0; i < nt; i++) {
-		const struct cua_task_run *to = cua_run_find(old, ids[i]);
-		const struct cua_task_run *tn = cua_run_find(new, ids[i]);
+		const struct cua_results_task *to = cua_results_find(old, ids[i]);
+		const struct cua_results_task *tn = cua_results_find(new, ids[i]);
 		double ratio;
 		const char *why;
 		enum cua_change c = cua_compare_task(to, tn, pick, threshold, &ratio, &why);
-		const struct cua_rec *ro = to ? cua_task_scored(to, "nvcc", CUA_PICK_FINAL) : NULL;
-		const struct cua_rec *rn = tn ? cua_task_scored(tn, "nvcc", CUA_PICK_FINAL) : NULL;
+		const struct cua_rec *ro = to ? cua_results_scored(to, "nvcc", CUA_PICK_FINAL) : NULL;
+		const struct cua_rec *rn = tn ? cua_results_scored(tn, "nvcc", CUA_PICK_FINAL) : NULL;
 		if (pick == CUA_PICK_BEST) {   /* show the scored evaluation when there is one */
 			const struct cua_rec *b;
-			if (to && (b = cua_task_scored(to, "nvcc", CUA_PICK_BEST)))
+			if (to && (b = cua_results_scored(to, "nvcc", CUA_PICK_BEST)))
 				ro = b;
-			if (tn && (b = cua_task_scored(tn, "nvcc", CUA_PICK_BEST)))
+			if (tn && (b = cua_results_scored(tn, "nvcc", CUA_PICK_BEST)))
 				rn = b;
 		}
 		count[c]++;
@@ -189,6 +189,6 @@ int cmd_compare(struct cua_cli *cli, int argc, char **argv)
 	if (regressions)
 		rc = CUA_EXIT_FAILED;
 	free(ids);
-	cua_runs_free(runs, 2);
+	cua_results_free_many(runs, 2);
 	return rc;
 }

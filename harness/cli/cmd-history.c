@@ -13,7 +13,7 @@
 #include <cjson/cJSON.h>
 
 struct row {
-	struct cua_run *run;
+	struct cua_results *run;
 	struct cua_scores s;
 };
 
@@ -37,7 +37,7 @@ static void put(FILE *f, const char *fmt, double v)
 		fputs("—", f);
 }
 
-static void label_of(const struct cua_run *r, char *buf, size_t len)
+static void label_of(const struct cua_results *r, char *buf, size_t len)
 {
 	snprintf(buf, len, "%.16s", r->created[0] ? r->created : r->run_id);
 	char *t = strchr(buf, 'T');
@@ -151,7 +151,7 @@ int cmd_history(struct cua_cli *cli, int argc, char **argv)
 			                "skipped\n", names[i]);
 			continue;
 		}
-		struct cua_run **one = cua_runs_load(&names[i], 1, "cuarena history", stderr, err,
+		struct cua_results **one = cua_results_load_many(&names[i], 1, "cuarena history", stderr, err,
 		                                     sizeof(err));
 		if (!one) {
 			fprintf(stderr, "cuarena history: warning: %s: skipped\n", err);
@@ -179,7 +179,7 @@ int cmd_history(struct cua_cli *cli, int argc, char **argv)
 		       "| Date | Run | Agent | Version | GPU | Tasks | Pass | Fast@1 | GeoMean | "
 		       "Δ GeoMean |\n| --- | --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: |\n");
 		for (int i = 0; i < n; i++) {
-			const struct cua_run *r = rows[i].run;
+			const struct cua_results *r = rows[i].run;
 			const struct cua_group *g = &rows[i].s.overall;
 			char label[32];
 			label_of(r, label, sizeof(label));
@@ -208,7 +208,7 @@ int cmd_history(struct cua_cli *cli, int argc, char **argv)
 out:
 	for (int i = 0; i < n; i++) {
 		cua_scores_clear(&rows[i].s);
-		cua_run_free(rows[i].run);
+		cua_results_free(rows[i].run);
 	}
 	free(rows);
 	for (int i = 0; i < nn; i++)

@@ -12,7 +12,7 @@
 struct plotting {
 	struct cua_plot p;
 	int n;
-	struct cua_run **runs;
+	struct cua_results **runs;
 	struct cua_scores *s;
 	const char *baseline;
 	int written;
@@ -38,7 +38,7 @@ static void common_vars(FILE *v, const struct plotting *g)
 	for (int r = 0; r < g->n; r++) {
 		char label[160];
 		fprintf(v, "label%d = \"", r + 1);
-		cua_fput_esc(v, cua_run_label(g->runs[r], label, sizeof(label)), CUA_ESC_GNUPLOT);
+		cua_fput_esc(v, cua_results_label(g->runs[r], label, sizeof(label)), CUA_ESC_GNUPLOT);
 		fputs("\"\n", v);
 	}
 }
@@ -50,7 +50,7 @@ static void header(FILE *f, const struct plotting *g, const char *first)
 	for (int r = 0; r < g->n; r++) {
 		char label[160];
 		fputs(" \"", f);
-		cua_fput_esc(f, cua_run_label(g->runs[r], label, sizeof(label)), CUA_ESC_GNUPLOT);
+		cua_fput_esc(f, cua_results_label(g->runs[r], label, sizeof(label)), CUA_ESC_GNUPLOT);
 		fputc('"', f);
 	}
 	fputc('\n', f);
@@ -295,7 +295,7 @@ static void bars(struct plotting *g)
 		if (!bars_of[r]) {
 			char label[160];
 			printf("(bars: %s has no correct task with a speedup: no bars for it)\n",
-			       cua_run_label(g->runs[r], label, sizeof(label)));
+			       cua_results_label(g->runs[r], label, sizeof(label)));
 		}
 	free(bars_of);
 	int width = 160 + n * (g->n * 16 + 14);
@@ -310,9 +310,9 @@ static void bars(struct plotting *g)
 /* flops / bytes of a task at its timed shape, as its run recorded them
  * (baselines.jsonl): NaN when the run did not record them, 0 when the task
  * does no flops (a log axis has no place for it). */
-static double intensity(const struct cua_run *run, const char *id)
+static double intensity(const struct cua_results *run, const char *id)
 {
-	const struct cua_task_run *t = cua_run_find(run, id);
+	const struct cua_results_task *t = cua_results_find(run, id);
 	if (!t || isnan(t->flops) || isnan(t->bytes))
 		return NAN;
 	return t->flops > 0 && t->bytes > 0 ? t->flops / t->bytes : 0;
@@ -410,7 +410,7 @@ int cmd_plot(struct cua_cli *cli, int argc, char **argv)
 	o.n_baselines = 1;
 	snprintf(o.baselines[0], sizeof(o.baselines[0]), "%s", g.baseline);
 	o.resamples = 0;
-	g.runs = cua_runs_load(dirs, n, "cuarena plot", stderr, err, sizeof(err));
+	g.runs = cua_results_load_many(dirs, n, "cuarena plot", stderr, err, sizeof(err));
 	if (!g.runs) {
 		fprintf(stderr, "cuarena plot: %s\n", err);
 		rc = CUA_EXIT_USAGE;
@@ -444,7 +444,7 @@ out:
 		for (int r = 0; r < g.n; r++)
 			cua_scores_clear(&g.s[r]);
 	free(g.s);
-	cua_runs_free(g.runs, g.n);
+	cua_results_free_many(g.runs, g.n);
 	free(dirs);
 	return rc;
 }

@@ -16,7 +16,7 @@ struct table {
 	enum format format;
 	bool margin_given;
 	int n_runs;
-	struct cua_run **runs;
+	struct cua_results **runs;
 	struct cua_scores *scores;
 	int n_levels;
 	int levels[CUA_SCORE_MAX_LEVELS];   /* present in any run, ascending */
@@ -389,7 +389,7 @@ int cmd_table(struct cua_cli *cli, int argc, char **argv)
 			goto out;
 		}
 	}
-	t.runs = cua_runs_load(dirs, n, "cuarena table", stderr, err, sizeof(err));
+	t.runs = cua_results_load_many(dirs, n, "cuarena table", stderr, err, sizeof(err));
 	if (!t.runs) {
 		fprintf(stderr, "cuarena table: %s\n", err);
 		rc = CUA_EXIT_USAGE;
@@ -428,7 +428,7 @@ out:
 		for (int r = 0; r < t.n_runs; r++)
 			cua_scores_clear(&t.scores[r]);
 	free(t.scores);
-	cua_runs_free(t.runs, t.n_runs);
+	cua_results_free_many(t.runs, t.n_runs);
 	free(dirs);
 	return rc;
 }

@@ -269,7 +269,7 @@ static void group_compute(struct cua_group *g, const struct cua_task_score *cons
 
 /* ---- the run ------------------------------------------------------------------------- */
 
-void cua_scores_compute(const struct cua_run *run, const struct cua_score_opts *o,
+void cua_scores_compute(const struct cua_results *run, const struct cua_score_opts *o,
                         struct cua_scores *out)
 {
 	memset(out, 0, sizeof(*out));
@@ -280,12 +280,12 @@ void cua_scores_compute(const struct cua_run *run, const struct cua_score_opts *
 	out->tasks = calloc((size_t)run->n_tasks + 1, sizeof(*out->tasks));
 	CUA_ASSERT(out->tasks);
 	for (int i = 0; i < run->n_tasks; i++) {
-		const struct cua_task_run *t = &run->tasks[i];
+		const struct cua_results_task *t = &run->tasks[i];
 		struct cua_task_score *s = &out->tasks[i];
 		s->id = t->id;
 		s->level = t->level > 0 && t->level < CUA_SCORE_MAX_LEVELS ? t->level : 0;
 		s->attempted = t->n_evals > 0;
-		s->rec = cua_task_scored(t, primary, o->pick);
+		s->rec = cua_results_scored(t, primary, o->pick);
 		s->correct = cua_rec_correct(s->rec);
 		s->turn = s->rec ? s->rec->turn : 0;
 		for (int b = 0; b < CUA_SCORE_MAX_BASELINES; b++)
@@ -412,7 +412,7 @@ static cJSON *group_json(const struct cua_group *g, const struct cua_scores *s)
 	return o;
 }
 
-cJSON *cua_scores_to_json(const struct cua_run *run, const struct cua_scores *s)
+cJSON *cua_scores_to_json(const struct cua_results *run, const struct cua_scores *s)
 {
 	cJSON *o = cJSON_CreateObject();
 	cJSON_AddStringToObject(o, "run", run->dir);
@@ -513,7 +513,7 @@ enum cua_change cua_compare_timing(const struct cua_rec *old, const struct cua_r
 	return CUA_CHANGE_AMBIGUOUS;
 }
 
-enum cua_change cua_compare_task(const struct cua_task_run *old, const struct cua_task_run *new,
+enum cua_change cua_compare_task(const struct cua_results_task *old, const struct cua_results_task *new,
                                  enum cua_pick pick, double threshold, double *ratio,
                                  const char **why)
 {
@@ -523,8 +523,8 @@ enum cua_change cua_compare_task(const struct cua_task_run *old, const struct cu
 		return CUA_CHANGE_GONE;
 	if (!old)
 		return CUA_CHANGE_NEW;
-	const struct cua_rec *o = cua_task_scored(old, "nvcc", pick);
-	const struct cua_rec *n = cua_task_scored(new, "nvcc", pick);
+	const struct cua_rec *o = cua_results_scored(old, "nvcc", pick);
+	const struct cua_rec *n = cua_results_scored(new, "nvcc", pick);
 	bool ok_o = cua_rec_correct(o), ok_n = cua_rec_correct(n);
 	if (ok_o && !ok_n)
 		return CUA_CHANGE_BROKE;

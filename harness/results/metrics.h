@@ -76,7 +76,7 @@ struct cua_scores {
 /* Scores every task the run mentions (listed or evaluated) and summarises.
  * Tasks of a level outside 1..CUA_SCORE_MAX_LEVELS-1 are grouped as level 0
  * ("L?"). out is owned by the caller: free with cua_scores_clear. */
-void cua_scores_compute(const struct cua_run *run, const struct cua_score_opts *o,
+void cua_scores_compute(const struct cua_results *run, const struct cua_score_opts *o,
                         struct cua_scores *out);
 void cua_scores_clear(struct cua_scores *s);
 
@@ -84,7 +84,7 @@ void cua_scores_clear(struct cua_scores *s);
  * {run, run_id, agent, version, device, created, pick, primary, margin,
  *  groups: [{level: "Overall"|"L1"..., tasks, correct, pass, ...}], tasks: [...]}.
  * Caller frees with cJSON_Delete. */
-struct cJSON *cua_scores_to_json(const struct cua_run *run, const struct cua_scores *s);
+struct cJSON *cua_scores_to_json(const struct cua_results *run, const struct cua_scores *s);
 
 /* "Overall", "L1", ... or "L?" for level 0 of a level group. */
 const char *cua_group_name(const struct cua_group *g, const struct cua_scores *s,
@@ -139,7 +139,7 @@ enum cua_change cua_compare_timing(const struct cua_rec *old, const struct cua_r
 
 /* The whole rule for one task: correctness first, then timing. Either may be
  * NULL (the run does not mention the task). */
-enum cua_change cua_compare_task(const struct cua_task_run *old, const struct cua_task_run *new,
+enum cua_change cua_compare_task(const struct cua_results_task *old, const struct cua_results_task *new,
                                  enum cua_pick pick, double threshold, double *ratio,
                                  const char **why);
 

@@ -29,9 +29,9 @@ static void copy_str(char *dst, size_t len, const cJSON *o, const char *key)
 	snprintf(dst, len, "%s", cJSON_IsString(v) ? v->valuestring : "");
 }
 
-static void add_warning(struct cua_run *run, const char *fmt, ...)
+static void add_warning(struct cua_results *run, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-static void add_warning(struct cua_run *run, const char *fmt, ...)
+static void add_warning(struct cua_results *run, const char *fmt, ...)
 {
 	char line[CUA_ERR_LEN];
 	va_list ap;
@@ -58,13 +58,13 @@ static int level_of_id(const char *id)
 	return *end == '/' && v > 0 && v < 100 ? (int)v : 0;
 }
 
-static struct cua_task_run *task_get(struct cua_run *run, const char *id)
+static struct cua_results_task *task_get(struct cua_results *run, const char *id)
 {
 	for (int i = run->n_tasks - 1; i >= 0; i--)
 		if (!strcmp(run->tasks[i].id, id))
 			return &run->tasks[i];
 	run->tasks = grow(run->tasks, &run->cap_tasks, run->n_tasks + 1, sizeof(*run->tasks));
-	struct cua_task_run *t = &run->tasks[run->n_tasks++];
+	struct cua_results_task *t = &run->tasks[run->n_tasks++];
 	memset(t, 0, sizeof(*t));
 	snprintf(t->id, sizeof(t->id), "%s", id);
 	t->level = level_of_id(id);
@@ -82,7 +82,7 @@ static void rec_clear(struct cua_rec *r)
 /* ---- per-line checks of the scorers' load ------------------------------------------ */
 
 struct ctx {
-	struct cua_run *run;
+	struct cua_results *run;
 	const struct cua_results_at *at;   /* the line being read */
 	struct cua_eval *scratch;
 	char *err;
@@ -230,7 +230,7 @@ static enum cua_status eval_line(struct ctx *c, const cJSON *o)
 		rec_clear(&r);
 		return st;
 	}
-	struct cua_task_run *t = task_get(c->run, task);
+	struct cua_results_task *t = task_get(c->run, task);
 	if (level)
 		t->level = level;
 	t->evals = grow(t->evals, &t->cap_evals, t->n_evals + 1, sizeof(*t->evals));
@@ -251,7 +251,7 @@ static enum cua_status baseline_line(struct ctx *c, const cJSON *o)
 	struct cua_rec r;
 	if ((st = rec_from(c, o, &r)) != CUA_OK)
 		return st;
-	struct cua_task_run *t = task_get(c->run, task);
+	struct cua_results_task *t = task_get(c->run, task);
 	if (level)
 		t->level = level;
 	if (!isnan(flops) || !isnan(bytes)) {
@@ -282,7 +282,7 @@ static enum cua_status trajectory_line(struct ctx *c, const cJSON *o)
 		int turn = opt_int(c, o, "turn", 0, 1, &st);
 		if (st != CUA_OK)
 			return st;
-		struct cua_task_run *t = task_get(c->run, task);
+		struct cua_results_task *t = task_get(c->run, task);
 		t->turns = grow(t->turns, &t->cap_turns, t->n_turns + 1, sizeof(*t->turns));
 		struct cua_turn_ref *x = &t->turns[t->n_turns++];
 		x->turn = turn;
@@ -296,7 +296,7 @@ static enum cua_status trajectory_line(struct ctx *c, const cJSON *o)
 	int final = opt_int(c, o, "final_turn", 0, 0, &st);
 	if (st != CUA_OK)
 		return st;
-	struct cua_task_run *t = task_get(c->run, task);
+	struct cua_results_task *t = task_get(c->run, task);
 	t->ended = true;
 	t->best_turn = best;
 	t->final_turn = final;
@@ -345,7 +345,7 @@ static enum cua_status read_run_json(struct ctx *c)
 	char path[4200];
 	cJSON *o = NULL;
 	struct cua_results_at at = {.path = path};
-	struct cua_run *run = c->run;
+	struct cua_results *run = c->run;
 	enum cua_status st = cua_results_read_run_json(run->dir, &o, c->err, c->errlen);
 	if (st != CUA_OK)
 		return st;
@@ -395,14 +395,14 @@ out:
 
 static int cmp_task(const void *a, const void *b)
 {
-	return strcmp(((const struct cua_task_run *)a)->id, ((const struct cua_task_run *)b)->id);
+	return strcmp(((const struct cua_results_task *)a)->id, ((const struct cua_results_task *)b)->id);
 }
 
-enum cua_status cua_run_load(const char *dir, struct cua_run **out, char *err,
+enum cua_status cua_results_load(const char *dir, struct cua_results **out, char *err,
                              size_t errlen)
 {
 	enum cua_status st;
-	struct cua_run *run = calloc(1, sizeof(*run));
+	struct cua_results *run = calloc(1, sizeof(*run));
 	struct ctx c = {.run = run, .err = err, .errlen = errlen};
 
 	*out = NULL;
@@ -433,16 +433,16 @@ enum cua_status cua_run_load(const char *dir, struct cua_run **out, char *err,
 	run = NULL;
 out:
 	free(c.scratch);
-	cua_run_free(run);
+	cua_results_free(run);
 	return st;
 }
 
-void cua_run_free(struct cua_run *run)
+void cua_results_free(struct cua_results *run)
 {
 	if (!run)
 		return;
 	for (int i = 0; i < run->n_tasks; i++) {
-		struct cua_task_run *t = &run->tasks[i];
+		struct cua_results_task *t = &run->tasks[i];
 		for (int k = 0; k < t->n_evals; k++)
 			rec_clear(&t->evals[k]);
 		for (int k = 0; k < t->n_baselines; k++)
@@ -456,16 +456,16 @@ void cua_run_free(struct cua_run *run)
 	free(run);
 }
 
-const struct cua_task_run *cua_run_find(const struct cua_run *run, const char *id)
+const struct cua_results_task *cua_results_find(const struct cua_results *run, const char *id)
 {
-	struct cua_task_run key;
+	struct cua_results_task key;
 	snprintf(key.id, sizeof(key.id), "%s", id);
 	if (!run->n_tasks)
 		return NULL;
 	return bsearch(&key, run->tasks, (size_t)run->n_tasks, sizeof(*run->tasks), cmp_task);
 }
 
-int cua_run_levels(const struct cua_run *run, int *levels, int max)
+int cua_results_levels(const struct cua_results *run, int *levels, int max)
 {
 	int n = 0;
 	for (int i = 0; i < run->n_tasks; i++) {
@@ -511,7 +511,7 @@ double cua_rec_speedup(const struct cua_rec *r, const char *baseline)
 	return NAN;
 }
 
-const struct cua_rec *cua_task_scored(const struct cua_task_run *t, const char *primary,
+const struct cua_rec *cua_results_scored(const struct cua_results_task *t, const char *primary,
                                       enum cua_pick pick)
 {
 	const struct cua_rec *best = NULL;
@@ -544,7 +544,7 @@ const struct cua_rec *cua_task_scored(const struct cua_task_run *t, const char *
 	return best;
 }
 
-const struct cua_rec *cua_task_baseline(const struct cua_task_run *t, const char *subject)
+const struct cua_rec *cua_results_baseline(const struct cua_results_task *t, const char *subject)
 {
 	const struct cua_rec *found = NULL;
 	for (int i = 0; i < t->n_baselines; i++)
@@ -553,7 +553,7 @@ const struct cua_rec *cua_task_baseline(const struct cua_task_run *t, const char
 	return found;
 }
 
-char *cua_run_code(const struct cua_run *run, const struct cua_task_run *t, int turn)
+char *cua_results_code(const struct cua_results *run, const struct cua_results_task *t, int turn)
 {
 	const struct cua_turn_ref *ref = NULL;
 	char path[4200];
@@ -581,14 +581,14 @@ char *cua_run_code(const struct cua_run *run, const struct cua_task_run *t, int 
 	return code;
 }
 
-struct cua_run **cua_runs_load(char *const *dirs, int n, const char *who, FILE *warn,
+struct cua_results **cua_results_load_many(char *const *dirs, int n, const char *who, FILE *warn,
                                char *err, size_t errlen)
 {
-	struct cua_run **runs = calloc((size_t)n + 1, sizeof(*runs));
+	struct cua_results **runs = calloc((size_t)n + 1, sizeof(*runs));
 	CUA_ASSERT(runs);
 	for (int i = 0; i < n; i++) {
-		if (cua_run_load(dirs[i], &runs[i], err, errlen) != CUA_OK) {
-			cua_runs_free(runs, i);
+		if (cua_results_load(dirs[i], &runs[i], err, errlen) != CUA_OK) {
+			cua_results_free_many(runs, i);
 			return NULL;
 		}
 		if (warn && runs[i]->warnings) {
@@ -604,16 +604,16 @@ struct cua_run **cua_runs_load(char *const *dirs, int n, const char *who, FILE *
 	return runs;
 }
 
-void cua_runs_free(struct cua_run **runs, int n)
+void cua_results_free_many(struct cua_results **runs, int n)
 {
 	if (!runs)
 		return;
 	for (int i = 0; i < n; i++)
-		cua_run_free(runs[i]);
+		cua_results_free(runs[i]);
 	free(runs);
 }
 
-const char *cua_run_label(const struct cua_run *run, char *buf, size_t len)
+const char *cua_results_label(const struct cua_results *run, char *buf, size_t len)
 {
 	if (run->version[0])
 		snprintf(buf, len, "%s %s", run->agent, run->version);

@@ -47,7 +47,7 @@ struct cua_rec {
 };
 
 /* A "turn" line of trajectories.jsonl: where it is, so its code can be read
- * back on demand (cua_run_code) instead of holding every kernel in memory. */
+ * back on demand (cua_results_code) instead of holding every kernel in memory. */
 struct cua_turn_ref {
 	int turn;
 	long offset;              /* byte offset of the line */
@@ -55,7 +55,7 @@ struct cua_turn_ref {
 };
 
 /* Everything a run holds about one task. */
-struct cua_task_run {
+struct cua_results_task {
 	char id[64];              /* "L1/021-relu" */
 	int level;                /* from the lines, else the id's "L<n>/"; 0 unknown */
 	bool listed;              /* named in run.json's "tasks" */
@@ -74,7 +74,7 @@ struct cua_task_run {
 	int cap_evals, cap_baselines, cap_turns;
 };
 
-struct cua_run {
+struct cua_results {
 	char dir[4096];           /* the folder as given, without a trailing '/' */
 	char run_id[128];         /* run.json's run_id, else the folder's name */
 	char created[64];         /* ISO 8601 as written; "" when absent */
@@ -86,7 +86,7 @@ struct cua_run {
 	char reward[32];
 	int turns;                /* the run's turn limit; 0 when absent */
 	int n_tasks;
-	struct cua_task_run *tasks; /* sorted by id */
+	struct cua_results_task *tasks; /* sorted by id */
 	int n_warnings;
 	char *warnings;           /* one line each ("FILE: line N: ..."), NULL if none */
 	int cap_tasks;
@@ -97,12 +97,12 @@ struct cua_run {
  * JSON, lacks a required field or carries a newer schema fails the load with
  * "DIR/FILE: line N: what"; only an unparsable *last* line (torn by a killed
  * run) is skipped, with a warning in run->warnings. On failure *out is NULL. */
-enum cua_status cua_run_load(const char *dir, struct cua_run **out, char *err,
+enum cua_status cua_results_load(const char *dir, struct cua_results **out, char *err,
                              size_t errlen);
-void cua_run_free(struct cua_run *run);   /* NULL is a no-op */
+void cua_results_free(struct cua_results *run);   /* NULL is a no-op */
 
 /* The task of that id, NULL if the run does not mention it. */
-const struct cua_task_run *cua_run_find(const struct cua_run *run, const char *id);
+const struct cua_results_task *cua_results_find(const struct cua_results *run, const char *id);
 
 /* True when the evaluation passed every check (verdict ok). */
 bool cua_rec_correct(const struct cua_rec *r);
@@ -121,28 +121,28 @@ enum cua_pick {
 /* The scored evaluation of a task, or NULL when it has none (BEST: none is
  * correct; FINAL: none at all). A correct evaluation without a speedup vs
  * primary ranks below every one with a speedup. */
-const struct cua_rec *cua_task_scored(const struct cua_task_run *t, const char *primary,
+const struct cua_rec *cua_results_scored(const struct cua_results_task *t, const char *primary,
                                       enum cua_pick pick);
 
 /* The baseline record of a subject ("nvcc"), NULL if none. */
-const struct cua_rec *cua_task_baseline(const struct cua_task_run *t, const char *subject);
+const struct cua_rec *cua_results_baseline(const struct cua_results_task *t, const char *subject);
 
 /* The code of a turn, read back from trajectories.jsonl: a heap string, or
  * NULL when that turn has no line or no "code". */
-char *cua_run_code(const struct cua_run *run, const struct cua_task_run *t, int turn);
+char *cua_results_code(const struct cua_results *run, const struct cua_results_task *t, int turn);
 
 /* Levels present in the run, ascending, into levels[max]; returns how many. */
-int cua_run_levels(const struct cua_run *run, int *levels, int max);
+int cua_results_levels(const struct cua_results *run, int *levels, int max);
 
 /* Loads each folder of dirs[0..n); each run's warnings go to `warn` (may be
  * NULL) prefixed with `who` ("cuarena table"). NULL on the first failure, err
- * naming the file. Free with cua_runs_free. */
-struct cua_run **cua_runs_load(char *const *dirs, int n, const char *who, FILE *warn,
+ * naming the file. Free with cua_results_free_many. */
+struct cua_results **cua_results_load_many(char *const *dirs, int n, const char *who, FILE *warn,
                                char *err, size_t errlen);
-void cua_runs_free(struct cua_run **runs, int n);
+void cua_results_free_many(struct cua_results **runs, int n);
 
 /* "agent version" (or "agent" without a version) into buf. */
-const char *cua_run_label(const struct cua_run *run, char *buf, size_t len);
+const char *cua_results_label(const struct cua_results *run, char *buf, size_t len);
 
 /* ---- the line reader: one schema check, one torn-tail rule -------------------- */
 

@@ -37,24 +37,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fclose(fp);
 		start = end < size ? end + 1 : size;
 	}
-	struct cua_run *run = NULL;
+	struct cua_results *run = NULL;
 	err[0] = '\0';
-	if (cua_run_load(dir, &run, err, sizeof(err)) != CUA_OK) {
+	if (cua_results_load(dir, &run, err, sizeof(err)) != CUA_OK) {
 		if (run || !err[0])
 			__builtin_trap();   /* a failed load returns nothing and says why */
 		return 0;
 	}
 	for (int i = 0; i < run->n_tasks; i++) {
-		const struct cua_rec *b = cua_task_scored(&run->tasks[i], "nvcc", CUA_PICK_BEST);
-		const struct cua_rec *f = cua_task_scored(&run->tasks[i], "nvcc", CUA_PICK_FINAL);
+		const struct cua_rec *b = cua_results_scored(&run->tasks[i], "nvcc", CUA_PICK_BEST);
+		const struct cua_rec *f = cua_results_scored(&run->tasks[i], "nvcc", CUA_PICK_FINAL);
 		if (b)
 			(void)cua_rec_speedup(b, "nvcc");
 		if (f)
 			(void)cua_rec_speedup(f, CUA_BASELINE_LIBRARY);
-		free(cua_run_code(run, &run->tasks[i], 1));
+		free(cua_results_code(run, &run->tasks[i], 1));
 	}
 	int levels[16];
-	(void)cua_run_levels(run, levels, 16);
-	cua_run_free(run);
+	(void)cua_results_levels(run, levels, 16);
+	cua_results_free(run);
 	return 0;
 }
