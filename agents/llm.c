@@ -325,7 +325,7 @@ static enum cua_status load_defaults(struct llm_agent *a, const char *root, char
                                      size_t errlen)
 {
 	enum cua_status st = CUA_OK;
-	char path[4200];
+	char path[CUA_PATH_BUF];
 
 	pthread_mutex_lock(&a->load_mu);
 	if (!a->system) {

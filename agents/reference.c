@@ -14,7 +14,7 @@ struct reference_agent {
 };
 
 struct reference_episode {
-	char path[4300];
+	char path[CUA_PATH_BUF];
 };
 
 static enum cua_status reference_init(const cJSON *config, void **agent, char *err,

@@ -12,7 +12,7 @@
 
 
 struct replay_agent {
-	char dir[4096];              /* dir mode */
+	char dir[CUA_PATH_LEN];              /* dir mode */
 	cJSON *lines;                /* jsonl mode: array of {task, turn, code} */
 };
 
@@ -119,7 +119,7 @@ static enum cua_status replay_propose(void *agent, void *episode,
 		act->stop = true;
 		return CUA_OK;
 	}
-	char path[4400];
+	char path[CUA_PATH_BUF];
 	struct stat st;
 	snprintf(path, sizeof(path), "%s/%s/turn-%d.cu", a->dir, e->task, obs->turn);
 	if (stat(path, &st) != 0) {

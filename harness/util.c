@@ -78,7 +78,7 @@ out:
 
 enum cua_status cua_mkdirs(const char *path, char *err, size_t errlen)
 {
-	char tmp[4096];
+	char tmp[CUA_PATH_LEN];
 	size_t n = strlen(path);
 
 	if (n == 0 || n >= sizeof(tmp)) {
@@ -104,7 +104,7 @@ enum cua_status cua_mkdirs(const char *path, char *err, size_t errlen)
 enum cua_status cua_write_file(const char *path, const void *buf, size_t len,
                                char *err, size_t errlen)
 {
-	char dir[4096], tmp[4200];
+	char dir[CUA_PATH_LEN], tmp[CUA_PATH_BUF];
 	const char *slash = strrchr(path, '/');
 	int fd;
 
@@ -160,7 +160,7 @@ void cua_rmtree(const char *path)
 		return;
 	}
 	while ((e = readdir(d)) != NULL) {
-		char sub[4096];
+		char sub[CUA_PATH_LEN];
 		struct stat st;
 
 		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
@@ -331,4 +331,18 @@ void *cua_xrealloc_at(void *p, size_t n, const char *file, int line)
 char *cua_xstrdup_at(const char *s, const char *file, int line)
 {
 	return alloc_check(strdup(s), strlen(s) + 1, file, line);
+}
+
+enum cua_status cua_pathf(char *buf, size_t len, char *err, size_t errlen,
+                          const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(buf, len, fmt, ap);
+	va_end(ap);
+	if (n >= 0 && (size_t)n < len)
+		return CUA_OK;
+	cua_errf(err, errlen, "%.60s...: a path longer than %zu bytes", buf, len - 1);
+	buf[0] = '\0';
+	return CUA_E_INVALID;
 }

@@ -90,6 +90,19 @@ expect_in "$ERR" "unknown command 'frobnicate'" "an unknown command is named"
 cua --frobnicate list
 expect_rc 2 "an unknown global option is a usage error"
 
+# One path rule (harness/common.h): a path from outside of PATH_MAX or more is
+# refused by name, never cut to a shorter one that might exist.
+LONG=/tmp/$(printf 'a%.0s' $(seq 1 4200))
+cua --root "$LONG" list
+expect_rc 3 "a --root longer than PATH_MAX is refused"
+expect_in "$ERR" "--root: /tmp/aaa" "the refusal names --root"
+expect_in "$ERR" "a path longer than 4095 bytes" "the refusal says why"
+LAST="CUARENA_CACHE=<4200 bytes> list"
+CUARENA_CACHE=$LONG "$BIN" list >"$OUT" 2>"$ERR" </dev/null
+RC=$?
+expect_rc 3 "a compile cache longer than PATH_MAX is refused"
+expect_in "$ERR" "the compile cache: " "the refusal names the compile cache"
+
 cua help
 expect_rc 0 "help succeeds"
 for c in list show eval baselines doctor; do

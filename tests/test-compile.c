@@ -181,7 +181,7 @@ Test(compile, a_cached_object_that_changed_is_built_again_not_loaded)
 	(void)digest;
 	cua_build_clear(&again);
 	/* and an object without a recorded digest is not trusted either */
-	char sum[4400];
+	char sum[CUA_PATH_BUF + 8];
 	snprintf(sum, sizeof(sum), "%s.sha256", build.so_path);
 	cr_assert_eq(unlink(sum), 0);
 	build_ok(src, &again);

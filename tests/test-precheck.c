@@ -232,7 +232,7 @@ Test(precheck, only_what_the_header_exports_is_exported)
 		"\tif (i < n) y[i] = relu_one(x[i]);\n"
 		"}\n" SOLVE_RELU("relu_kernel"), CUA_SUBJECT_CANDIDATE);
 	cr_assert_eq(ev.verdict, CUA_VERDICT_OK, "%s", ev.message);
-	char cmd[4400], all[4096] = "";
+	char cmd[CUA_PATH_BUF + 64], all[4096] = "";
 	int status;
 	snprintf(cmd, sizeof(cmd), "nm -D --defined-only '%s'", build.so_path);
 	char *out = sh(cmd, &status);

@@ -28,7 +28,7 @@ bool cua_plot_find_gnuplot(char *path, size_t len)
 	while (*p) {
 		const char *colon = strchr(p, ':');
 		size_t n = colon ? (size_t)(colon - p) : strlen(p);
-		char cand[4200];
+		char cand[CUA_PATH_BUF];
 		snprintf(cand, sizeof(cand), "%.*s/gnuplot", (int)n, n ? p : ".");
 		if (access(cand, X_OK) == 0) {
 			snprintf(path, len, "%s", cand);
@@ -55,8 +55,8 @@ static void gp_str(FILE *f, const char *key, const char *val)
 enum cua_status cua_plot_run(const struct cua_plot *p, const char *name, const char *vars,
                              char *err, size_t errlen)
 {
-	char gnuplot[4200], vpath[4400], script[4400], logp[4400], data[4400], img[4400],
-	    dir[4400];
+	char gnuplot[CUA_PATH_BUF], vpath[CUA_PATH_BUF], script[CUA_PATH_BUF], logp[CUA_PATH_BUF], data[CUA_PATH_BUF], img[CUA_PATH_BUF],
+	    dir[CUA_PATH_BUF];
 	if (!cua_plot_find_gnuplot(gnuplot, sizeof(gnuplot))) {
 		cua_errf(err, errlen, "no gnuplot (install gnuplot-nox: tools/deps.sh, or set "
 		                      "CUARENA_GNUPLOT)");

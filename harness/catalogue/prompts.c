@@ -25,7 +25,7 @@ enum cua_status cua_prompts_hash(const char *root, char out[65], char *err,
                                  size_t errlen)
 {
 	enum cua_status result = CUA_E_IO;
-	char dir[4096], path[8192];
+	char dir[CUA_PATH_LEN], path[CUA_PATH_BUF];
 	char **names = NULL, *buf = NULL;
 	size_t n = 0, cap = 0;
 	struct cua_sha256 *h = NULL;
@@ -179,7 +179,7 @@ static void layout_table(struct cua_buf *b, const struct cua_tensor_spec *s)
 char *cua_prompts_render(const struct cua_task *t, const char *root)
 {
 	struct cua_buf b = {0};
-	char path[4200], *src = NULL;
+	char path[CUA_PATH_BUF], *src = NULL;
 
 	cua_buf_printf(&b, "# Task %s: %s\n\n%s\n\n", t->id, t->title, t->description);
 	cua_buf_printf(&b, "## Tensors\n");

@@ -17,9 +17,9 @@ enum {
 };
 
 struct cua_cli {
-	char root[4096];       /* repo root (tasks/, baselines/, include/) */
-	char self[4096];       /* this executable */
-	char cache[4096];      /* compile cache */
+	char root[CUA_PATH_LEN];       /* repo root (tasks/, baselines/, include/) */
+	char self[CUA_PATH_LEN];       /* this executable */
+	char cache[CUA_PATH_LEN];      /* compile cache */
 	bool json;             /* --json */
 };
 

@@ -288,7 +288,7 @@ static void td_text(FILE *f, const char *s)
 
 static FILE *open_out(const char *dir, const char *name, char *err, size_t errlen)
 {
-	char path[4400];
+	char path[CUA_PATH_BUF];
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	FILE *f = fopen(path, "w");
 	if (!f)
@@ -469,7 +469,7 @@ static enum cua_status write_task(const char *dir, const struct board *b, const 
 static enum cua_status write_html(const char *dir, const struct board *b, char *err,
                                   size_t errlen)
 {
-	char sub[4200];
+	char sub[CUA_PATH_BUF];
 	snprintf(sub, sizeof(sub), "%s/tasks", dir);
 	enum cua_status st = cua_mkdirs(sub, err, errlen);
 	if (st == CUA_OK)

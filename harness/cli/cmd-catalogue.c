@@ -73,7 +73,7 @@ static int departures(const struct dirent *d)
 static void print_notes(const char *root)
 {
 	for (int level = 1; level <= 9; level++) {
-		char dir[4096], path[4400];
+		char dir[CUA_PATH_LEN], path[CUA_PATH_BUF];
 		snprintf(dir, sizeof(dir), "%.4000s/tasks/L%d", root, level);
 		snprintf(path, sizeof(path), "%s/NOTES.md", dir);
 		print_file(path);

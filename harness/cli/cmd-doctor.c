@@ -18,7 +18,7 @@ static cJSON *run_child(struct cua_cli *cli, const char *what, double timeout_s,
                         char *err, size_t errlen)
 {
 	const char *argv[] = {cli->self, what, NULL};
-	char ld[4200];
+	char ld[CUA_PATH_BUF];
 	const char *env[4] = {"PATH=/usr/local/bin:/usr/bin:/bin", "LANG=C", NULL, NULL};
 	const char *v = getenv("LD_LIBRARY_PATH");
 	if (v) {
@@ -144,7 +144,7 @@ int cmd_doctor(struct cua_cli *cli, int argc, char **argv)
 		}
 	}
 	const cJSON *name = dev ? cJSON_GetObjectItem(dev, "name") : NULL;
-	char path[4200] = "";
+	char path[CUA_PATH_BUF] = "";
 	if (cJSON_IsString(name)) {
 		cua_ceilings_path(cli->root, name->valuestring, path, sizeof(path));
 		if (measure && cJSON_GetObjectItem(dev, "ceilings")) {

@@ -23,7 +23,7 @@ struct env {
 	struct cua_report **base;           /* per catalogue task, measured once */
 	struct cua_episode ep;
 	bool active;
-	char workdir[4096];
+	char workdir[CUA_PATH_LEN];
 };
 
 static void reply(cJSON *o)

@@ -48,7 +48,7 @@ static void label_of(const struct cua_results *r, char *buf, size_t len)
 static int trend_plot(struct cua_cli *cli, const char *out, const char *format,
                       const struct row *rows, int n)
 {
-	char err[CUA_ERR_LEN], path[4400];
+	char err[CUA_ERR_LEN], path[CUA_PATH_BUF];
 	struct cua_plot p = {.root = cli->root, .out = out, .format = format};
 	if (cua_mkdirs(out, err, sizeof(err)) != CUA_OK) {
 		fprintf(stderr, "cuarena history: %s\n", err);
@@ -119,7 +119,7 @@ int cmd_history(struct cua_cli *cli, int argc, char **argv)
 	struct dirent *e;
 	int cap = 0;
 	while ((e = readdir(d)) != NULL) {
-		char sub[4400];
+		char sub[CUA_PATH_BUF];
 		struct stat st;
 		if (e->d_name[0] == '.')
 			continue;
@@ -143,7 +143,7 @@ int cmd_history(struct cua_cli *cli, int argc, char **argv)
 	o.n_baselines = 1;
 	o.resamples = 0;
 	for (int i = 0; i < nn; i++) {
-		char rj[4500];
+		char rj[CUA_PATH_BUF];
 		struct stat st;
 		snprintf(rj, sizeof(rj), "%s/run.json", names[i]);
 		if (stat(rj, &st) != 0) {

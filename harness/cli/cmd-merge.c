@@ -61,7 +61,7 @@ static int task_pos(const struct shard *s, const char *id)
  * started). Other faults are errors naming the file and field. */
 static int load_meta(struct shard *s, bool *missing, char *err, size_t errlen)
 {
-	char path[4400];
+	char path[CUA_PATH_BUF];
 	snprintf(path, sizeof(path), "%s/run.json", s->dir);
 	s->index = s->count = -1;
 	*missing = access(path, F_OK) != 0;
@@ -158,7 +158,7 @@ static enum cua_status take_line(void *ctx, const cJSON *j, const struct cua_res
 static int load_lines(struct shard *s, char *err, size_t errlen)
 {
 	for (int f = 0; f < N_FILES; f++) {
-		char path[4400];
+		char path[CUA_PATH_BUF];
 		int torn;
 		struct take t = {s, f};
 		snprintf(path, sizeof(path), "%s/%s", s->dir, files[f]);
@@ -417,7 +417,7 @@ static int copy_tree(const char *src, const char *dst, int depth, char *err, siz
 	while (st == CUA_OK && (e = readdir(d)) != NULL) {
 		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
 			continue;
-		char a[4400], b[4400];
+		char a[CUA_PATH_BUF], b[CUA_PATH_BUF];
 		struct stat sb;
 		snprintf(a, sizeof(a), "%s/%s", src, e->d_name);
 		snprintf(b, sizeof(b), "%s/%s", dst, e->d_name);
@@ -443,7 +443,7 @@ static int copy_tree(const char *src, const char *dst, int depth, char *err, siz
 static int write_merged(struct shard *sh, int n, const char *out, const cJSON *tasks,
                         char *err, size_t errlen)
 {
-	char tmp[4200], old[4200];
+	char tmp[CUA_PATH_BUF], old[CUA_PATH_BUF];
 	snprintf(tmp, sizeof(tmp), "%s.merge-%ld", out, (long)getpid());
 	snprintf(old, sizeof(old), "%s.old-%ld", out, (long)getpid());
 	cua_rmtree(tmp);
@@ -455,9 +455,10 @@ static int write_merged(struct shard *sh, int n, const char *out, const cJSON *t
 	snprintf(id, sizeof(id), "%s", slash && slash[1] ? slash + 1 : out);
 	cJSON *m = merged_meta(sh, n, id, tasks);
 	char *txt = cJSON_Print(m);
-	char path[4400];
-	snprintf(path, sizeof(path), "%s/run.json", tmp);
-	st = cua_write_file(path, txt, strlen(txt), err, errlen);
+	char path[CUA_PATH_BUF];
+	st = cua_pathf(path, sizeof(path), err, errlen, "%s/run.json", tmp);
+	if (st == CUA_OK)
+		st = cua_write_file(path, txt, strlen(txt), err, errlen);
 	free(txt);
 	cJSON_Delete(m);
 	for (int f = 0; st == CUA_OK && f < N_FILES; f++) {
@@ -465,14 +466,16 @@ static int write_merged(struct shard *sh, int n, const char *out, const cJSON *t
 		for (int i = 0; i < n; i++)
 			if (sh[i].lines[f].len)
 				cua_buf_printf(&all, "%s", sh[i].lines[f].s);
-		snprintf(path, sizeof(path), "%s/%s", tmp, files[f]);
-		st = cua_write_file(path, all.s ? all.s : "", all.len, err, errlen);
+		st = cua_pathf(path, sizeof(path), err, errlen, "%s/%s", tmp, files[f]);
+		if (st == CUA_OK)
+			st = cua_write_file(path, all.s ? all.s : "", all.len, err, errlen);
 		free(all.s);
 	}
 	for (int i = 0; st == CUA_OK && i < n; i++) {
-		char src[4400], dst[4400];
+		char src[CUA_PATH_BUF], dst[CUA_PATH_BUF];
 		snprintf(src, sizeof(src), "%s/work", sh[i].dir);
-		snprintf(dst, sizeof(dst), "%s/work", tmp);
+		if ((st = cua_pathf(dst, sizeof(dst), err, errlen, "%s/work", tmp)) != CUA_OK)
+			break;
 		if (access(src, F_OK) == 0 && (st = cua_mkdirs(dst, err, errlen)) == CUA_OK)
 			st = copy_tree(src, dst, 0, err, errlen);
 	}
@@ -498,7 +501,7 @@ static int write_merged(struct shard *sh, int n, const char *out, const cJSON *t
  * shard nor any other run. */
 static bool out_ok(const char *out, struct shard *sh, int n)
 {
-	char ro[PATH_MAX], rs[PATH_MAX], p[4400];
+	char ro[CUA_PATH_LEN], rs[CUA_PATH_LEN], p[CUA_PATH_BUF];
 	struct stat st;
 	if (stat(out, &st) != 0)
 		return true;

@@ -21,7 +21,7 @@ struct plotting {
 
 static FILE *data_file(struct plotting *g, const char *name)
 {
-	char path[4400];
+	char path[CUA_PATH_BUF];
 	cua_plot_data_path(&g->p, name, path, sizeof(path));
 	FILE *f = fopen(path, "w");
 	if (!f)
@@ -426,7 +426,7 @@ int cmd_plot(struct cua_cli *cli, int argc, char **argv)
 		rc = CUA_EXIT_ENV;
 		goto out;
 	}
-	char gp[4200];
+	char gp[CUA_PATH_BUF];
 	if (!cua_plot_find_gnuplot(gp, sizeof(gp))) {
 		fprintf(stderr, "cuarena plot: no gnuplot: install gnuplot-nox (tools/deps.sh) "
 		                "or set CUARENA_GNUPLOT\n");

@@ -25,7 +25,7 @@
 
 struct build_job {
 	const struct cua_task *task;
-	char src[4200];
+	char src[CUA_PATH_BUF];
 	char what[160];          /* "L1/021-relu reference" */
 	const char *subject;     /* a baseline's name ("cublas/sgemm"); NULL: the reference */
 	bool ok;
@@ -320,7 +320,7 @@ int cmd_selftest(struct cua_cli *cli, int argc, char **argv)
 		struct cua_report r;
 		struct cua_eval de;
 		struct cua_degeneracy d;
-		char dump_dir[4200];
+		char dump_dir[CUA_PATH_BUF];
 		double ts = cua_now();
 		st = cua_report_run(t, NULL, &o, &r, err, sizeof(err));
 		if (st != CUA_OK) {

@@ -28,14 +28,14 @@ struct job {
 	bool submit;
 };
 
-/* path made absolute against the current directory (the scripts run elsewhere) */
-static void absolute(const char *path, char *buf, size_t len)
+/* path made absolute against the current directory (the scripts run elsewhere)
+ * into buf[CUA_PATH_LEN]; false, with the reason in err, when it would not fit. */
+static bool absolute(const char *path, char *buf, char *err, size_t errlen)
 {
-	char cwd[4096];
+	char cwd[CUA_PATH_LEN];
 	if (path[0] == '/' || !getcwd(cwd, sizeof(cwd)))
-		snprintf(buf, len, "%s", path);
-	else
-		snprintf(buf, len, "%s/%s", cwd, path);
+		return cua_pathf(buf, CUA_PATH_LEN, err, errlen, "%s", path) == CUA_OK;
+	return cua_pathf(buf, CUA_PATH_LEN, err, errlen, "%s/%s", cwd, path) == CUA_OK;
 }
 
 /* s in single quotes for the shell */
@@ -170,7 +170,7 @@ static char *submit_script(const struct job *j)
 /* Writes the file unless it is there with other contents (another job's). */
 static int put(const char *dir, const char *name, const char *text, bool *differs)
 {
-	char path[4400], err[CUA_ERR_LEN], *old = NULL;
+	char path[CUA_PATH_BUF], err[CUA_ERR_LEN], *old = NULL;
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	if (cua_read_file(path, 1 << 20, &old, NULL, NULL, 0) == CUA_OK) {
 		*differs |= strcmp(old, text) != 0;
@@ -227,7 +227,7 @@ static int check_job(struct cua_cli *cli, struct job *j)
 int cmd_slurm(struct cua_cli *cli, int argc, char **argv)
 {
 	struct job j;
-	static char out[4096], jobdir[4200], paths[CUA_ARRAY_LEN(run_opts)][4096];
+	static char out[CUA_PATH_LEN], jobdir[CUA_PATH_LEN], paths[CUA_ARRAY_LEN(run_opts)][CUA_PATH_LEN];
 	char name[128];
 	memset(&j, 0, sizeof(j));
 	j.gres = "gpu:1";
@@ -242,7 +242,11 @@ int cmd_slurm(struct cua_cli *cli, int argc, char **argv)
 		if (k < CUA_ARRAY_LEN(run_opts) && ok) {
 			i++;
 			if (!strcmp(a, "--agent-config") || !strcmp(a, "--costs")) {
-				absolute(v, paths[k], sizeof(paths[k]));
+				char perr[CUA_ERR_LEN];
+				if (!absolute(v, paths[k], perr, sizeof(perr))) {
+					fprintf(stderr, "cuarena slurm: %s: %s\n", a, perr);
+					return CUA_EXIT_USAGE;
+				}
 				v = paths[k];
 			}
 			if (!strcmp(a, "--agent"))
@@ -297,16 +301,24 @@ int cmd_slurm(struct cua_cli *cli, int argc, char **argv)
 	int rc = check_job(cli, &j);
 	if (rc != CUA_EXIT_OK)
 		return rc;
-	absolute(j.out, out, sizeof(out));
+	char perr[CUA_ERR_LEN];
+	if (!absolute(j.out, out, perr, sizeof(perr))) {
+		fprintf(stderr, "cuarena slurm: --out: %s\n", perr);
+		return CUA_EXIT_USAGE;
+	}
 	j.out = out;
 	size_t len = strlen(out);
 	while (len > 1 && out[len - 1] == '/')
 		out[--len] = '\0';
 	const char *base = strrchr(out, '/') ? strrchr(out, '/') + 1 : out;
-	if (j.jobdir)
-		absolute(j.jobdir, jobdir, sizeof(jobdir));
-	else   /* beside the run, hidden: `history` over the folder skips it */
-		snprintf(jobdir, sizeof(jobdir), "%.*s/.%s.slurm", (int)(base - out - 1), out, base);
+	bool fits = j.jobdir ? absolute(j.jobdir, jobdir, perr, sizeof(perr))
+	            /* beside the run, hidden: `history` over the folder skips it */
+	            : cua_pathf(jobdir, sizeof(jobdir), perr, sizeof(perr), "%.*s/.%s.slurm",
+	                        (int)(base - out - 1), out, base) == CUA_OK;
+	if (!fits) {
+		fprintf(stderr, "cuarena slurm: --jobdir: %s\n", perr);
+		return CUA_EXIT_USAGE;
+	}
 	j.jobdir = jobdir;
 	snprintf(name, sizeof(name), "cuarena-%.100s", base);
 	for (char *c = name; *c; c++)
@@ -315,7 +327,7 @@ int cmd_slurm(struct cua_cli *cli, int argc, char **argv)
 			*c = '_';
 	j.name = name;
 
-	char logs[4400], err[CUA_ERR_LEN];
+	char logs[CUA_PATH_BUF], err[CUA_ERR_LEN];
 	snprintf(logs, sizeof(logs), "%s/logs", jobdir);
 	if (cua_mkdirs(logs, err, sizeof(err)) != CUA_OK) {
 		fprintf(stderr, "cuarena slurm: %s\n", err);
@@ -335,7 +347,7 @@ int cmd_slurm(struct cua_cli *cli, int argc, char **argv)
 	}
 	if (rc != CUA_EXIT_OK)
 		return rc;
-	char submit[4400];
+	char submit[CUA_PATH_BUF];
 	snprintf(submit, sizeof(submit), "%s/submit.sh", jobdir);
 	if (!j.submit) {
 		printf("cuarena slurm: wrote %s/{array.sbatch,merge.sbatch,submit.sh}: %d shards, %d "

@@ -12,7 +12,7 @@
 
 static bool has_tasks(const char *dir)
 {
-	char p[4200];
+	char p[CUA_PATH_BUF];
 	struct stat st;
 	snprintf(p, sizeof(p), "%s/tasks", dir);
 	return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
@@ -24,10 +24,15 @@ static bool find_root(struct cua_cli *cli, const char *opt)
 {
 	const char *env = getenv("CUARENA_ROOT");
 	if (opt || env) {
-		snprintf(cli->root, sizeof(cli->root), "%s", opt ? opt : env);
+		char err[CUA_ERR_LEN];
+		if (cua_pathf(cli->root, sizeof(cli->root), err, sizeof(err), "%s",
+		              opt ? opt : env) != CUA_OK) {
+			fprintf(stderr, "cuarena: %s: %s\n", opt ? "--root" : "CUARENA_ROOT", err);
+			return false;
+		}
 		return has_tasks(cli->root);
 	}
-	char up[4096];
+	char up[CUA_PATH_LEN];
 	snprintf(up, sizeof(up), "%s", cli->self);
 	for (int k = 0; k < 2; k++) {
 		char *sl = strrchr(up, '/');
@@ -40,7 +45,7 @@ static bool find_root(struct cua_cli *cli, const char *opt)
 		return true;
 	}
 	/* make install: PREFIX/bin/cuarena with the catalogue in PREFIX/share/cuarena. */
-	char shared[4096];
+	char shared[CUA_PATH_LEN];
 	snprintf(shared, sizeof(shared), "%.4000s/share/cuarena", up);
 	if (up[0] && has_tasks(shared)) {
 		snprintf(cli->root, sizeof(cli->root), "%s", shared);
@@ -128,7 +133,7 @@ int main(int argc, char **argv)
 			cargv[cargc++] = argv[k];
 	}
 	if (!find_root(&cli, root_opt)) {
-		fprintf(stderr, "cuarena: cannot find the catalogue (a tasks/ folder) in %s; "
+		fprintf(stderr, "cuarena: cannot find the catalogue (a tasks/ folder) in %.200s; "
 		                "use --root DIR or CUARENA_ROOT\n",
 		        root_opt ? root_opt : "the usual places");
 		free(cargv);
@@ -136,14 +141,18 @@ int main(int argc, char **argv)
 	}
 	const char *cache = getenv("CUARENA_CACHE");
 	const char *home = getenv("XDG_CACHE_HOME");
-	if (cache)
-		snprintf(cli.cache, sizeof(cli.cache), "%s", cache);
-	else if (home)
-		snprintf(cli.cache, sizeof(cli.cache), "%s/cuarena", home);
-	else if (getenv("HOME"))
-		snprintf(cli.cache, sizeof(cli.cache), "%s/.cache/cuarena", getenv("HOME"));
-	else
-		snprintf(cli.cache, sizeof(cli.cache), "%.4000s/build/cache", cli.root);
+	char cerr[CUA_ERR_LEN];
+	enum cua_status cst =
+	    cache  ? cua_pathf(cli.cache, sizeof(cli.cache), cerr, sizeof(cerr), "%s", cache)
+	    : home ? cua_pathf(cli.cache, sizeof(cli.cache), cerr, sizeof(cerr), "%s/cuarena", home)
+	    : getenv("HOME") ? cua_pathf(cli.cache, sizeof(cli.cache), cerr, sizeof(cerr),
+	                                 "%s/.cache/cuarena", getenv("HOME"))
+	    : cua_pathf(cli.cache, sizeof(cli.cache), cerr, sizeof(cerr), "%s/build/cache", cli.root);
+	if (cst != CUA_OK) {
+		fprintf(stderr, "cuarena: the compile cache: %s\n", cerr);
+		free(cargv);
+		return CUA_EXIT_ENV;
+	}
 	int rc = cmd->fn(&cli, cargc, cargv);
 	free(cargv);
 	return rc;

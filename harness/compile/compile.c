@@ -24,7 +24,7 @@ static const char *nvcc_path;
 
 static void find_nvcc_once(void)
 {
-	static char buf[4096];
+	static char buf[CUA_PATH_LEN];
 	const char *env = getenv("CUARENA_NVCC");
 	const char *home = getenv("CUDA_HOME");
 
@@ -87,7 +87,7 @@ const char *cua_nvcc_version(const char *nvcc)
 {
 	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 	static char version[256];
-	static char for_nvcc[4096];
+	static char for_nvcc[CUA_PATH_LEN];
 
 	if (!nvcc)
 		return NULL;
@@ -141,7 +141,7 @@ static void hash_headers(struct cua_sha256 *h, const char *dir)
 		bool hdr = (len > 2 && !strcmp(fn + len - 2, ".h")) ||
 		           (len > 4 && !strcmp(fn + len - 4, ".cuh"));
 		if (hdr) {
-			char path[4400], *buf = NULL;
+			char path[CUA_PATH_BUF], *buf = NULL;
 			size_t blen = 0;
 			snprintf(path, sizeof(path), "%s/%s", dir, fn);
 			if (cua_read_file(path, 4 << 20, &buf, &blen, NULL, 0) == CUA_OK) {
@@ -160,14 +160,15 @@ static void hash_headers(struct cua_sha256 *h, const char *dir)
 static void hash_baseline_headers(struct cua_sha256 *h, const char *root)
 {
 	struct dirent **names;
-	char dir[4200];
+	char dir[CUA_PATH_BUF];
 	snprintf(dir, sizeof(dir), "%s/baselines", root);
 	int n = scandir(dir, &names, NULL, by_name);
 	for (int i = 0; i < n; i++) {
 		if (names[i]->d_name[0] != '.') {
-			char sub[4480];
-			snprintf(sub, sizeof(sub), "%s/%s", dir, names[i]->d_name);
-			hash_headers(h, sub);
+			char sub[CUA_PATH_BUF];
+			if (cua_pathf(sub, sizeof(sub), NULL, 0, "%s/%s", dir,
+			              names[i]->d_name) == CUA_OK)
+				hash_headers(h, sub);
 		}
 		free(names[i]);
 	}
@@ -242,8 +243,8 @@ enum cua_status cua_build_so(const char *src_path, const struct cua_build_opts *
 	enum cua_status result;
 	char *src = NULL;
 	size_t src_len = 0;
-	char inc1[4200], inc2[4200], rpath[4200], tmp_so[4200], log_path[4200];
-	char fail_path[4200];
+	char inc1[CUA_PATH_BUF], inc2[CUA_PATH_BUF], rpath[CUA_PATH_BUF], tmp_so[CUA_PATH_BUF], log_path[CUA_PATH_BUF];
+	char fail_path[CUA_PATH_BUF];
 	char pv[2300];
 	const char *env[4];
 	const char *argv[40];
@@ -262,7 +263,7 @@ enum cua_status cua_build_so(const char *src_path, const struct cua_build_opts *
 		return CUA_E_NOT_FOUND;
 	}
 	/* nvcc runs in a private temp dir: every path it sees must be absolute. */
-	char abs_src[4096], abs_root[4096], abs_cache[3900];
+	char abs_src[CUA_PATH_LEN], abs_root[CUA_PATH_LEN], abs_cache[CUA_PATH_LEN];
 	if (!realpath(src_path, abs_src)) {
 		cua_errf(err, errlen, "%s: cannot open: %s", src_path, strerror(errno));
 		return CUA_E_IO;
@@ -284,7 +285,7 @@ enum cua_status cua_build_so(const char *src_path, const struct cua_build_opts *
 	result = cua_mkdirs(o->cache_dir, err, errlen);
 	if (result != CUA_OK)
 		goto out;
-	char cache_real[PATH_MAX];
+	char cache_real[CUA_PATH_LEN];
 	if (!realpath(o->cache_dir, cache_real) || strlen(cache_real) >= sizeof(abs_cache)) {
 		cua_errf(err, errlen, "%s: %s", o->cache_dir, strerror(errno));
 		result = CUA_E_IO;
@@ -296,7 +297,7 @@ enum cua_status cua_build_so(const char *src_path, const struct cua_build_opts *
 	snprintf(inc2, sizeof(inc2), "-I%s/tasks/common", abs_root);
 	{
 		/* Libraries resolve from the toolkit that built the object. */
-		char home[4096];
+		char home[CUA_PATH_LEN];
 		snprintf(home, sizeof(home), "%s", o->nvcc);
 		char *sl = strrchr(home, '/');
 		if (sl)
@@ -340,7 +341,7 @@ enum cua_status cua_build_so(const char *src_path, const struct cua_build_opts *
 		cua_sha256_update(h, "\0", 1);
 		cua_sha256_update(h, version, strlen(version));
 		/* Headers a build can include: the ABI, tasks/common, its own folder. */
-		char dir[4200];
+		char dir[CUA_PATH_BUF];
 		snprintf(dir, sizeof(dir), "%s/include", abs_root);
 		hash_headers(h, dir);
 		snprintf(dir, sizeof(dir), "%s/tasks/common", abs_root);
@@ -361,8 +362,8 @@ enum cua_status cua_build_so(const char *src_path, const struct cua_build_opts *
 	}
 	snprintf(b->so_path, sizeof(b->so_path), "%s/%s.so", abs_cache, b->key);
 	snprintf(log_path, sizeof(log_path), "%s/%s.log", abs_cache, b->key);
-	char sum_path[4300];
-	snprintf(sum_path, sizeof(sum_path), "%s.sha256", b->so_path);
+	char sum_path[CUA_PATH_BUF];
+	snprintf(sum_path, sizeof(sum_path), "%s/%s.so.sha256", abs_cache, b->key);
 	if (file_exists(b->so_path) &&
 	    !cache_entry_intact(b->so_path, sum_path, b->so_sha256)) {
 		/* changed since it was built (or built before digests were kept):
@@ -469,9 +470,9 @@ enum cua_status cua_build_so(const char *src_path, const struct cua_build_opts *
 	}
 	unlink(tmp_so);
 	{
-		char tmp_sum[4400];
-		snprintf(tmp_sum, sizeof(tmp_sum), "%s.tmp", tmp_so);
-		if (cua_write_file(tmp_sum, b->so_sha256, 64, err, errlen) != CUA_OK ||
+		char tmp_sum[CUA_PATH_BUF];
+		if (cua_pathf(tmp_sum, sizeof(tmp_sum), err, errlen, "%s.tmp", tmp_so) != CUA_OK ||
+		    cua_write_file(tmp_sum, b->so_sha256, 64, err, errlen) != CUA_OK ||
 		    rename(tmp_sum, sum_path) != 0) {
 			unlink(tmp_sum);
 			unlink(b->so_path);

@@ -33,7 +33,7 @@ struct cua_build {
 	bool timed_out;
 	bool too_large;            /* the source exceeded CUA_MAX_SOURCE */
 	double seconds;            /* wall time of nvcc (0 when cached) */
-	char so_path[4096];
+	char so_path[CUA_PATH_BUF];
 	char key[65];              /* cache key */
 	char so_sha256[65];        /* digest of the .so's bytes, recorded when it was
 	                            * built and checked on every cache hit ("" when !ok) */

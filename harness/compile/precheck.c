@@ -45,7 +45,7 @@ static void sass_cache_path(const char *so_path, char *buf, size_t len)
 
 void cua_precheck_warm(const struct cua_build *b, const char *nvcc)
 {
-	char cache[4200], err[CUA_ERR_LEN];
+	char cache[CUA_PATH_BUF], err[CUA_ERR_LEN];
 	struct cua_sass_scan sc;
 
 	if (!b->ok)
@@ -124,7 +124,7 @@ enum cua_status cua_precheck(const struct cua_task *t, const char *src_path,
 	 * Library baselines are trusted and exempt. */
 	if (kind != CUA_SUBJECT_BASELINE) {
 		struct cua_sass_scan sc;
-		char cache[4200], msg[CUA_MSG_LEN];
+		char cache[CUA_PATH_BUF], msg[CUA_MSG_LEN];
 		sass_cache_path(b->so_path, cache, sizeof(cache));
 		st = cua_sass_scan_file(b->so_path, cua_find_cuobjdump(bo.nvcc),
 		                        cache[0] ? cache : NULL, &sc, err, errlen);

@@ -244,8 +244,8 @@ static bool executable(const char *p)
 const char *cua_find_cuobjdump(const char *nvcc)
 {
 	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-	static char found[4096];
-	char buf[4200];
+	static char found[CUA_PATH_LEN];
+	char buf[CUA_PATH_BUF];
 	const char *env = getenv("CUARENA_CUOBJDUMP");
 	const char *home = getenv("CUDA_HOME");
 	const char *result = NULL;
@@ -317,7 +317,7 @@ static bool read_cache(const char *path, struct cua_sass_scan *s)
 static void write_cache(const char *path, const struct cua_sass_scan *s)
 {
 	struct cua_buf b = {0};
-	char tmp[4300];
+	char tmp[CUA_PATH_BUF];
 	int kept = s->n < CUA_SASS_MAX ? s->n : CUA_SASS_MAX;
 
 	cua_buf_printf(&b, "cuarena-sass 1 %d %ld %d\n", s->kernels, s->instructions, s->n);
@@ -336,7 +336,7 @@ enum cua_status cua_sass_scan_file(const char *so_path, const char *cuobjdump,
 {
 	struct cua_sandbox_opts o;
 	struct cua_child_result r;
-	char path_var[8400], dir[4096];
+	char path_var[8400], dir[CUA_PATH_LEN];
 	const char *env[3];
 	enum cua_status st;
 

@@ -47,7 +47,7 @@ enum cua_status cua_env_begin(struct cua_episode *ep, const struct cua_env_reset
                               size_t errlen)
 {
 	const char *folder = strrchr(r->task->id, '/');
-	char dir[4400];
+	char dir[CUA_PATH_BUF];
 	snprintf(dir, sizeof(dir), "%.4000s/%s", workdir, folder ? folder + 1 : r->task->id);
 	return cua_episode_begin(ep, r->task, o, base, r->reward, r->turns, dir, gpu_lock, err,
 	                         errlen);

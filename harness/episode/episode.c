@@ -159,7 +159,7 @@ enum cua_status cua_episode_step(struct cua_episode *ep, const char *code,
 {
 	const struct cua_task *t = ep->task;
 	enum cua_status st = CUA_OK;
-	char src[4300];
+	char src[CUA_PATH_BUF];
 
 	memset(step, 0, sizeof(*step));
 	if (ep->done || ep->turn >= ep->max_turns) {

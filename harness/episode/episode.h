@@ -27,7 +27,7 @@ struct cua_episode {
 	enum cua_reward_kind reward_kind;
 	int turn;                           /* turns taken so far */
 	int max_turns;
-	char workdir[4096];                 /* candidate sources land here */
+	char workdir[CUA_PATH_LEN];                 /* candidate sources land here */
 	char *obs_text;                     /* the next observation (heap) */
 	struct cJSON *obs_json;
 	double rewards[CUA_MAX_TURNS];      /* immediate rewards per turn */

@@ -196,7 +196,7 @@ enum cua_status cua_resume_load(const char *run_dir, const struct cua_task *cons
 	*out = NULL;
 	*evaluations = 0;
 	for (size_t f = 0; f < CUA_ARRAY_LEN(files); f++) {
-		char path[4400];
+		char path[CUA_PATH_BUF];
 		int torn;
 		snprintf(path, sizeof(path), "%s/%s", run_dir, files[f].name);
 		st = cua_results_each_line(path, CUA_RESULTS_CUT_TORN, files[f].fn, &r, &torn, err,

@@ -110,7 +110,7 @@ static void put_line(struct writer *w, int fd, cJSON *obj)
 
 static int open_append(const char *dir, const char *name, char *err, size_t errlen)
 {
-	char path[4400];
+	char path[CUA_PATH_BUF];
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
 	if (fd < 0)
@@ -145,7 +145,7 @@ struct run {
 	double max_time_s;                             /* timing cap, run.json's */
 	cJSON *segment;                                /* ours, in run_json */
 	bool tty;
-	char run_dir[4096];
+	char run_dir[CUA_PATH_LEN];
 	cJSON *run_json;
 	struct cua_resume_task *prior;      /* per task, when resuming */
 };
@@ -281,7 +281,7 @@ static int restore_prior(struct run *r, const struct cua_task *t, struct cua_epi
 		/* killed between the eval line and the turn line: the source is on disk */
 		struct cua_action act;
 		memset(&act, 0, sizeof(act));
-		char path[4500];
+		char path[CUA_PATH_BUF];
 		snprintf(path, sizeof(path), "%s/turn-%d.cu", ep->workdir, k);
 		size_t len = 0;
 		if (cua_read_file(path, 1 << 20, &act.code, &len, NULL, 0) != CUA_OK)
@@ -297,7 +297,7 @@ static void run_episode(struct run *r, const struct cua_task *t, int slot,
                         struct cua_resume_task *p)
 {
 	const struct cua_agent_i *ai = r->o->agent;
-	char err[CUA_ERR_LEN], reason[512] = "", workdir[4400];
+	char err[CUA_ERR_LEN], reason[512] = "", workdir[CUA_PATH_BUF];
 	struct cua_report base;
 	struct cua_episode ep;
 	void *aep = NULL;
@@ -494,7 +494,7 @@ static bool task_selected(const struct cua_task *t, const struct cua_run_opts *o
 
 static void write_run_json(struct run *r, const struct cua_run_summary *sum)
 {
-	char path[4400], err[CUA_ERR_LEN];
+	char path[CUA_PATH_BUF], err[CUA_ERR_LEN];
 	cJSON_DeleteItemFromObject(r->run_json, "device");
 	cJSON_AddItemToObject(r->run_json, "device", cua_device_to_json(&r->device));
 	if (sum) {

@@ -50,7 +50,7 @@ void cua_run_opts_init(struct cua_run_opts *o, const char *root, const char *sel
 int cua_run_parse_gpus(const char *list, char names[][64], char *err, size_t errlen);
 
 struct cua_run_summary {
-	char out_dir[4096];
+	char out_dir[CUA_PATH_LEN];
 	int tasks, tasks_done, tasks_correct;
 	int evaluations;                    /* candidate evaluations (turns whose reply
 	                                     * had no code are not candidates) */

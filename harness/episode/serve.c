@@ -134,7 +134,7 @@ struct server {
 	int n_retired;
 
 	pthread_mutex_t wlock;              /* results files and run_json */
-	char dir[4096], workdir[4200];
+	char dir[CUA_PATH_LEN], workdir[CUA_PATH_LEN];
 	int fd_evals, fd_traj, fd_base;
 	cJSON *run_json;
 	bool *listed;                       /* per task: in run.json's tasks */
@@ -180,7 +180,7 @@ static void put_line(struct server *s, int fd, cJSON *obj)
 
 static void write_run_json(struct server *s)
 {
-	char path[4200], err[CUA_ERR_LEN];
+	char path[CUA_PATH_BUF], err[CUA_ERR_LEN];
 	cJSON_DeleteItemFromObject(s->run_json, "device");
 	cJSON_AddItemToObject(s->run_json, "device", cua_device_to_json(&s->device));
 	char *txt = cJSON_Print(s->run_json);
@@ -263,7 +263,7 @@ static enum cua_status walk_line(void *ctx, const cJSON *j, const struct cua_res
 static enum cua_status each_line(struct server *s, const char *name, line_fn f, void *ctx,
                                  char *err, size_t errlen)
 {
-	char path[4200];
+	char path[CUA_PATH_BUF];
 	struct walk w = {s, f, ctx};
 	snprintf(path, sizeof(path), "%s/%s", s->dir, name);
 	return cua_results_each_line(path, CUA_RESULTS_CUT_TORN, walk_line, &w, NULL, err,
@@ -417,7 +417,7 @@ static void restore_episodes(struct server *s, struct prior *p)
 		                          .reward = e->reward};
 		struct cua_eval_opts eo;
 		slot_opts(s, slot, &eo);
-		char dir[4400], err[CUA_ERR_LEN];
+		char dir[CUA_PATH_BUF], err[CUA_ERR_LEN];
 		snprintf(dir, sizeof(dir), "%s/%s", s->workdir, se->id);
 		if (cua_env_begin(&se->ep, &r, &eo, *b, dir, &s->slot[slot].gpu, err,
 		                  sizeof(err)) != CUA_OK) {
@@ -448,22 +448,24 @@ static void restore_episodes(struct server *s, struct prior *p)
 /* Creates or continues the results folder. */
 static enum cua_status open_results(struct server *s, char *err, size_t errlen)
 {
-	char when[64], path[4400];
+	char when[64], path[CUA_PATH_BUF];
 	time_t now = time(NULL);
 	struct tm tmv;
 	gmtime_r(&now, &tmv);
 	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tmv);
-	if (s->o->results)
-		snprintf(s->dir, sizeof(s->dir), "%s", s->o->results);
-	else {
-		char id[64];
-		strftime(id, sizeof(id), "%Y%m%d-%H%M%S", &tmv);
-		snprintf(s->dir, sizeof(s->dir), "%.4000s/results/%s-serve", s->o->root, id);
-	}
-	enum cua_status st = cua_mkdirs(s->dir, err, errlen);
+	char id[64];
+	strftime(id, sizeof(id), "%Y%m%d-%H%M%S", &tmv);
+	enum cua_status st = s->o->results
+	                     ? cua_pathf(s->dir, sizeof(s->dir), err, errlen, "%s", s->o->results)
+	                     : cua_pathf(s->dir, sizeof(s->dir), err, errlen, "%s/results/%s-serve",
+	                                 s->o->root, id);
+	/* every episode's folder is built from this one, so it is checked once here */
+	if (st == CUA_OK)
+		st = cua_pathf(s->workdir, sizeof(s->workdir), err, errlen, "%s/work", s->dir);
+	if (st == CUA_OK)
+		st = cua_mkdirs(s->dir, err, errlen);
 	if (st != CUA_OK)
 		return st;
-	snprintf(s->workdir, sizeof(s->workdir), "%s/work", s->dir);
 	s->listed = calloc((size_t)s->cat.n + 1, sizeof(*s->listed));
 	CUA_ASSERT(s->listed);
 	snprintf(path, sizeof(path), "%s/run.json", s->dir);
@@ -694,7 +696,7 @@ static void count_step(struct server *s, int slot, const struct cua_step *st)
 /* POST /v1/evaluate: one kernel as turn `turn` of an episode the client keeps. */
 static void do_evaluate(struct server *s, struct job *j)
 {
-	char err[CUA_ERR_LEN], dir[4400];
+	char err[CUA_ERR_LEN], dir[CUA_PATH_BUF];
 	const char *how;
 	const struct cua_report *base = baselines(s, j->slot, j->task_index, false, &how, err,
 	                                          sizeof(err));
@@ -752,7 +754,7 @@ static void random_id(char *buf, size_t len)
 /* POST /v1/episodes: reset, as `env` does. j->ep was made (busy) at accept. */
 static void do_reset(struct server *s, struct job *j)
 {
-	char err[CUA_ERR_LEN], dir[4400];
+	char err[CUA_ERR_LEN], dir[CUA_PATH_BUF];
 	const char *how;
 	struct sepisode *se = j->ep;
 	const struct cua_report *base = baselines(s, j->slot, j->task_index, j->reset.remeasure,

@@ -100,7 +100,7 @@ static enum cua_status measured_line(void *ctx, const cJSON *j,
 enum cua_status cua_shard_measured(const char *run_dir, const struct cua_task *const *tasks,
                                    int n, double *unit_s, char *err, size_t errlen)
 {
-	char path[4400];
+	char path[CUA_PATH_BUF];
 	struct measuring m = {tasks, n, unit_s};
 	for (int i = 0; i < n; i++)
 		unit_s[i] = 0;
@@ -210,7 +210,7 @@ enum cua_status cua_shard_apply(const struct cua_task **tasks, int *n, int index
 		cJSON_AddItemToArray(sel, cJSON_CreateString(tasks[i]->id));
 	cJSON *c = cJSON_AddObjectToObject(b, "costs");
 	if (costs_dir) {
-		char path[4400], hex[65];
+		char path[CUA_PATH_BUF], hex[65];
 		snprintf(path, sizeof(path), "%s/baselines.jsonl", costs_dir);
 		file_sha(path, hex);
 		cJSON_AddStringToObject(c, "run", costs_dir);

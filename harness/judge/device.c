@@ -117,7 +117,7 @@ void cua_ceilings_path(const char *root, const char *gpu, char *buf, size_t len)
 enum cua_status cua_ceilings_load(const char *root, const char *gpu,
                                   struct cua_ceilings *c, char *err, size_t errlen)
 {
-	char path[4200], *buf = NULL;
+	char path[CUA_PATH_BUF], *buf = NULL;
 	size_t len = 0;
 	enum cua_status st;
 

@@ -352,7 +352,7 @@ static enum cua_status eval_with(const struct cua_task *t, const char *src_path,
 {
 	enum cua_status st;
 	struct cua_build ref, b, refb;
-	char ref_src[4200];
+	char ref_src[CUA_PATH_BUF];
 	struct cua_build_opts bo = o->build;
 
 	memset(&ref, 0, sizeof(ref));
@@ -404,7 +404,7 @@ static enum cua_status eval_with(const struct cua_task *t, const char *src_path,
 		extra[ne++] = "--checker-sha256";
 		extra[ne++] = b.so_sha256;
 	} else if (t->n_baselines > 0 && o->time) {
-		char cpath[4200];
+		char cpath[CUA_PATH_BUF];
 		struct cua_build_opts cbo = o->build;
 		struct cua_symcheck_policy cpol;
 		cua_baseline_path(o->root, t->baselines[0], cpath, sizeof(cpath));
@@ -445,7 +445,7 @@ enum cua_status cua_eval_degeneracy(const struct cua_task *t,
                                     char *err, size_t errlen)
 {
 	struct cua_build ref;
-	char ref_src[4200], dump_abs[4200];
+	char ref_src[CUA_PATH_BUF], dump_abs[CUA_PATH_BUF];
 	enum cua_status st;
 	const char *extra[6] = {"--degeneracy", NULL, NULL, NULL, NULL, NULL};
 
@@ -466,7 +466,7 @@ enum cua_status cua_eval_degeneracy(const struct cua_task *t,
 	if (dump_dir) {
 		/* the child runs in a private temp dir: give it an absolute path */
 		if (dump_dir[0] != '/') {
-			char cwd[4096];
+			char cwd[CUA_PATH_LEN];
 			if (!getcwd(cwd, sizeof(cwd)))
 				cwd[0] = '\0';
 			snprintf(dump_abs, sizeof(dump_abs), "%.2000s/%.2000s", cwd, dump_dir);
@@ -510,7 +510,7 @@ enum cua_status cua_prebuild_baselines(const struct cua_task *t,
                                        const struct cua_eval_opts *o, int *built,
                                        char *err, size_t errlen)
 {
-	char path[4200];
+	char path[CUA_PATH_BUF];
 	*built = 0;
 	for (int i = -1; i < t->n_baselines; i++) {
 		/* i = -1: the reference, with the options eval_with builds it with */

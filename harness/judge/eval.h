@@ -31,7 +31,7 @@ struct cua_eval_opts {
  * replaces the latter). NULL-terminated in env; strings live in the struct. */
 struct cua_child_env {
 	const char *env[8];
-	char ld[4200], vis[256];
+	char ld[CUA_PATH_BUF], vis[256];
 };
 void cua_child_env(const struct cua_eval_opts *o, struct cua_child_env *ce);
 

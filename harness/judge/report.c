@@ -55,7 +55,7 @@ enum cua_status cua_report_run(const struct cua_task *t, const char *src_path,
                                char *err, size_t errlen)
 {
 	enum cua_status st;
-	char path[4200];
+	char path[CUA_PATH_BUF];
 
 	memset(r, 0, sizeof(*r));
 	r->task = t;
@@ -151,7 +151,7 @@ cJSON *cua_report_to_json(const struct cua_report *r)
 
 void cua_report_import_torch(const char *root, const char *gpu, struct cua_report *r)
 {
-	char name[128], path[4300], *buf = NULL;
+	char name[128], path[CUA_PATH_BUF], *buf = NULL;
 	size_t len = 0;
 	static const char *const keys[][2] = {{"eager_ms", "torch-eager"},
 	                                      {"compile_ms", "torch-compile"}};

@@ -353,7 +353,7 @@ static char *resolve_path(const char *name)
 	if (name[0] == '/' || !*name)
 		return cua_xstrdup(name);
 	if (strchr(name, '/')) {
-		char cwd[PATH_MAX];
+		char cwd[CUA_PATH_LEN];
 		if (!getcwd(cwd, sizeof cwd))
 			return cua_xstrdup(name);
 		size_t cl = strlen(cwd), nl = strlen(name);
@@ -496,7 +496,7 @@ enum cua_status cua_sandbox_run(const char *const *argv,
 {
 	enum cua_status result = CUA_OK;
 	struct cua_sandbox_opts defaults;
-	char tmpdir[PATH_MAX] = "";
+	char tmpdir[CUA_PATH_LEN] = "";
 	char *own_env[2] = { NULL, NULL };
 	char **envp = NULL;
 	char *path = NULL;

@@ -81,7 +81,7 @@ void cua_child_result_clear(struct cua_child_result *res);  /* frees buffers; NU
 struct cua_sandbox_proc {
 	pid_t pid;               /* -1: not running */
 	int in_w, out_r, err_r, chan_r, pidfd;
-	char tmpdir[4096];
+	char tmpdir[CUA_PATH_LEN];
 	bool net_isolated;
 	size_t capture_max, channel_max;
 };

@@ -138,7 +138,7 @@ out:
 enum cua_status cua_results_read_run_json(const char *dir, cJSON **out, char *err,
                                           size_t errlen)
 {
-	char path[4200], why[CUA_ERR_LEN];
+	char path[CUA_PATH_BUF], why[CUA_ERR_LEN];
 	char *text = NULL;
 	struct cua_results_at at = {.path = path};
 	*out = NULL;

@@ -326,7 +326,7 @@ static enum cua_status walk_line(void *ctx, const cJSON *o, const struct cua_res
 static enum cua_status read_jsonl(struct ctx *c, const char *name,
                                   enum cua_status (*fn)(struct ctx *, const cJSON *))
 {
-	char path[4200];
+	char path[CUA_PATH_BUF];
 	int torn = 0;
 	snprintf(path, sizeof(path), "%s/%s", c->run->dir, name);
 	struct walk w = {.c = c, .fn = fn};
@@ -342,7 +342,7 @@ static enum cua_status read_jsonl(struct ctx *c, const char *name,
 
 static enum cua_status read_run_json(struct ctx *c)
 {
-	char path[4200];
+	char path[CUA_PATH_BUF];
 	cJSON *o = NULL;
 	struct cua_results_at at = {.path = path};
 	struct cua_results *run = c->run;
@@ -556,7 +556,7 @@ const struct cua_rec *cua_results_baseline(const struct cua_results_task *t, con
 char *cua_results_code(const struct cua_results *run, const struct cua_results_task *t, int turn)
 {
 	const struct cua_turn_ref *ref = NULL;
-	char path[4200];
+	char path[CUA_PATH_BUF];
 	for (int i = 0; i < t->n_turns; i++)
 		if (t->turns[i].turn == turn)
 			ref = &t->turns[i];

@@ -75,7 +75,7 @@ struct cua_results_task {
 };
 
 struct cua_results {
-	char dir[4096];           /* the folder as given, without a trailing '/' */
+	char dir[CUA_PATH_LEN];           /* the folder as given, without a trailing '/' */
 	char run_id[128];         /* run.json's run_id, else the folder's name */
 	char created[64];         /* ISO 8601 as written; "" when absent */
 	char agent[64], version[64];
