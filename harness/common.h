@@ -43,7 +43,8 @@ enum cua_status {
  * the harness builds from one of those and its own short suffix (a task id, a
  * file name: under 512 bytes) goes in a CUA_PATH_BUF, so it is never cut; one
  * that is then too long for the system fails at its open() with the path named.
- * No other buffer size holds a path. */
+ * No other buffer size holds a path (the judge, judge/judge.cu, keeps its own
+ * until the GPU suite can confirm the change there). */
 #define CUA_PATH_LEN 4096
 #define CUA_PATH_BUF (CUA_PATH_LEN + 512)
 
