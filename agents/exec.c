@@ -89,18 +89,6 @@ static void ignore_sigpipe(void)
 
 static pthread_once_t sigpipe_once = PTHREAD_ONCE_INIT;
 
-/* "K=V" on the heap. */
-static char *env_pair(const char *k, const char *v)
-{
-	size_t kl = strlen(k), vl = strlen(v);
-	char *s = cua_xmalloc(kl + vl + 2);
-
-	memcpy(s, k, kl);
-	s[kl] = '=';
-	memcpy(s + kl + 1, v, vl + 1);
-	return s;
-}
-
 /* The value of K in a "K=V" list, or NULL. */
 static const char *env_get(char **envp, const char *k)
 {
@@ -167,7 +155,7 @@ static enum cua_status build_env(struct exec_agent *a, const cJSON *env, char *e
 		const char *v = getenv(inherited[i]);
 		if (!v || cJSON_GetObjectItemCaseSensitive(env, inherited[i]))
 			continue;
-		a->envp[n++] = env_pair(inherited[i], v);
+		a->envp[n++] = cua_env_pair(inherited[i], v);
 	}
 	cJSON_ArrayForEach(e, env) {
 		if (!cJSON_IsString(e)) {
@@ -179,7 +167,7 @@ static enum cua_status build_env(struct exec_agent *a, const cJSON *env, char *e
 			         e->string);
 			return CUA_E_INVALID;
 		}
-		a->envp[n++] = env_pair(e->string, e->valuestring);
+		a->envp[n++] = cua_env_pair(e->string, e->valuestring);
 	}
 	return CUA_OK;
 }

@@ -106,6 +106,9 @@ struct cJSON;
 double cua_json_num(const struct cJSON *o, const char *key);
 const char *cua_json_str(const struct cJSON *o, const char *key);
 
+/* "K=V" for an environment block, heap. */
+char *cua_env_pair(const char *k, const char *v);
+
 /* True when this machine has an NVIDIA device node (no CUDA call: the harness's
  * own process never initialises CUDA). */
 bool cua_have_gpu(void);

@@ -346,3 +346,14 @@ enum cua_status cua_pathf(char *buf, size_t len, char *err, size_t errlen,
 	buf[0] = '\0';
 	return CUA_E_INVALID;
 }
+
+char *cua_env_pair(const char *k, const char *v)
+{
+	size_t kl = strlen(k), vl = strlen(v);
+	char *s = cua_xmalloc(kl + vl + 2);
+
+	memcpy(s, k, kl);
+	s[kl] = '=';
+	memcpy(s + kl + 1, v, vl + 1);
+	return s;
+}

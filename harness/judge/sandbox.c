@@ -303,18 +303,6 @@ static void close_fd(int *fd)
 	*fd = -1;
 }
 
-/* "K=V", heap. */
-static char *env_pair(const char *k, const char *v)
-{
-	size_t kl = strlen(k), vl = strlen(v);
-	char *s = cua_xmalloc(kl + vl + 2);
-
-	memcpy(s, k, kl);
-	s[kl] = '=';
-	memcpy(s + kl + 1, v, vl + 1);
-	return s;
-}
-
 /* Builds the child's environment: opts->env, with HOME/TMPDIR replaced by
  * dir when given. The returned array and its HOME/TMPDIR strings are heap;
  * the other entries are borrowed from opts->env. */
@@ -334,8 +322,8 @@ static char **build_env(const char *const *env, const char *dir, char **own)
 		e[n++] = (char *)env[i];
 	}
 	if (dir) {
-		own[0] = env_pair("HOME", dir);
-		own[1] = env_pair("TMPDIR", dir);
+		own[0] = cua_env_pair("HOME", dir);
+		own[1] = cua_env_pair("TMPDIR", dir);
 		e[n++] = own[0];
 		e[n++] = own[1];
 	}
