@@ -5,7 +5,7 @@
 
 #include "catalogue/expr.h"
 
-static const struct cua_binding vars[] = {
+static const struct cua_expr_binding vars[] = {
 	{"B", 4}, {"N", 10}, {"H", 32}, {"P", 1}, {"K", 3}, {"S", 2},
 	{"B_2", 5}, {"Bx_long_name", 7},
 };

@@ -10,7 +10,7 @@
 struct parser {
 	const char *src;
 	const char *p;
-	const struct cua_binding *vars;
+	const struct cua_expr_binding *vars;
 	int n_vars;
 	int depth;
 	char *err;
@@ -225,7 +225,7 @@ static enum cua_status parse_sum(struct parser *ps, int64_t *out)
 	return CUA_OK;
 }
 
-enum cua_status cua_expr_eval(const char *expr, const struct cua_binding *vars,
+enum cua_status cua_expr_eval(const char *expr, const struct cua_expr_binding *vars,
                               int n_vars, int64_t *out, char *err, size_t errlen)
 {
 	*out = 0;

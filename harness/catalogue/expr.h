@@ -4,7 +4,7 @@
 
 #include "common.h"
 
-struct cua_binding {
+struct cua_expr_binding {
 	const char *name;
 	int64_t value;
 };
@@ -13,7 +13,7 @@ struct cua_binding {
  * parentheses, decimal literals and names bound in vars. Division truncates
  * (C semantics). Errors (syntax, unknown name, division by zero, overflow)
  * name the column: "column 5: unknown name 'Q'". */
-enum cua_status cua_expr_eval(const char *expr, const struct cua_binding *vars,
+enum cua_status cua_expr_eval(const char *expr, const struct cua_expr_binding *vars,
                               int n_vars, int64_t *out, char *err, size_t errlen);
 
 #endif /* CUA_EXPR_H */

@@ -43,16 +43,16 @@ static const char *const gen_names[N_GEN] = {
 static enum cua_status layer_eval(struct layers *L, const char *field, const char *expr,
                                   int64_t *out)
 {
-	struct cua_binding vars[CUA_MAX_NAMED + CUA_MAX_REPEAT_DEPTH];
+	struct cua_expr_binding vars[CUA_MAX_NAMED + CUA_MAX_REPEAT_DEPTH];
 	char msg[CUA_ERR_LEN];
 	const struct cua_task *t = L->ld->t;
 	int n = 0;
 	for (int i = 0; i < t->n_params; i++)
 		if (t->params[i].is_int)
-			vars[n++] = (struct cua_binding){t->params[i].name,
+			vars[n++] = (struct cua_expr_binding){t->params[i].name,
 			                                 (int64_t)t->params[i].value};
 	for (int i = 0; i < L->depth; i++)
-		vars[n++] = (struct cua_binding){L->var[i].name, L->var[i].value};
+		vars[n++] = (struct cua_expr_binding){L->var[i].name, L->var[i].value};
 	if (cua_expr_eval(expr, vars, n, out, msg, sizeof(msg)) != CUA_OK)
 		return cua_loader_fail(L->ld, field,
 		                       "%s (a layer field may use integer params and repeat "

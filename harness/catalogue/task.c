@@ -774,7 +774,7 @@ int cua_task_timed_shape(const struct cua_task *t)
 enum cua_status cua_task_eval(const struct cua_task *t, int shape, const char *expr,
                               int64_t *out, char *err, size_t errlen)
 {
-	struct cua_binding vars[2 * CUA_MAX_NAMED];
+	struct cua_expr_binding vars[2 * CUA_MAX_NAMED];
 	int n = 0;
 	*out = 0;
 	if (shape < 0 || shape >= t->n_shapes) {
@@ -783,10 +783,10 @@ enum cua_status cua_task_eval(const struct cua_task *t, int shape, const char *e
 	}
 	const struct cua_shape_set *set = &t->shapes[shape];
 	for (int i = 0; i < set->n_dims; i++)
-		vars[n++] = (struct cua_binding){set->dims[i].name, set->dims[i].value};
+		vars[n++] = (struct cua_expr_binding){set->dims[i].name, set->dims[i].value};
 	for (int i = 0; i < t->n_params; i++)
 		if (t->params[i].is_int)
-			vars[n++] = (struct cua_binding){t->params[i].name, (int64_t)t->params[i].value};
+			vars[n++] = (struct cua_expr_binding){t->params[i].name, (int64_t)t->params[i].value};
 	return cua_expr_eval(expr, vars, n, out, err, errlen);
 }
 

@@ -11,7 +11,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char expr[512];
 	char err[CUA_ERR_LEN];
 	int64_t out;
-	struct cua_binding vars[] = {
+	struct cua_expr_binding vars[] = {
 		{"N", 4096}, {"C", 3}, {"H", 224}, {"K", 7}, {"S", 2}, {"P", 1},
 		{"BIG", INT64_MAX / 3}, {"NEG", -5},
 	};
