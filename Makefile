@@ -137,12 +137,12 @@ $(BUILD)/net-dry: tests/net-dry.cu $(wildcard tests/net-dry*.cuh) $(wildcard tas
 	$(NVCC) -std=c++17 -Iinclude -Itasks/common -o $@ $<
 
 # The same for the recurrent and attention networks (several inputs and outputs).
-$(BUILD)/net-dry-seq: tests/net-dry-seq.cu tests/net-dry-main.cuh $(wildcard tasks/common/*.cuh) $(wildcard tasks/L3/*/reference.cu)
+$(BUILD)/net-dry-seq: tests/net-dry-seq.cu tests/net-dry-main.cuh tests/net-dry-backend.cuh $(wildcard tasks/common/*.cuh) $(wildcard tasks/L3/*/reference.cu)
 	@mkdir -p $(dir $@)
 	$(NVCC) -std=c++17 -Iinclude -Itasks/common -o $@ $<
 
 # And for the net-vit.cuh networks net-dry cannot run (Mamba2: X, A, B, C and no weights).
-$(BUILD)/net-dry-vit: tests/net-dry-vit.cu tests/net-dry-main.cuh $(wildcard tasks/common/*.cuh) $(wildcard tasks/L3/*/reference.cu)
+$(BUILD)/net-dry-vit: tests/net-dry-vit.cu tests/net-dry-main.cuh tests/net-dry-backend.cuh $(wildcard tasks/common/*.cuh) $(wildcard tasks/L3/*/reference.cu)
 	@mkdir -p $(dir $@)
 	$(NVCC) -std=c++17 -Iinclude -Itasks/common -o $@ $<
 

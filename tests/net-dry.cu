@@ -20,45 +20,13 @@
 
 /* ---- the dry backend: every op checks and allocates extents, nothing runs ---- */
 
-struct cua_net_dry : cua_net_base {
-	typedef float T;
-};
-
-typedef cua_act<float> dact;
+#include "net-dry-backend.cuh"
 
 /* net-vit.cuh's ops check and allocate, but launch nothing, on this backend */
 template <>
 struct vit_runs<cua_net_dry> {
 	static const bool value = false;
 };
-
-static int cua_net_alloc(cua_net_dry &b, int nd, const int64_t *s, dact *a)
-{
-	memset(a, 0, sizeof(*a));
-	if (nd < 1 || nd > 4)
-		return CUA_CHECK_E_NDIM;
-	a->nd = nd;
-	for (int i = 0; i < nd; i++) {
-		if (s[i] < 1)
-			return CUA_CHECK_E_SHAPE;
-		a->s[i] = s[i];
-	}
-	a->owned = true;          /* p stays NULL: cua_net_free has nothing to free */
-	return 0;
-}
-
-static int cua_net_own(cua_net_dry &b, dact *a)
-{
-	a->owned = true;
-	return 0;
-}
-
-static int cua_net_output(cua_net_dry &b, const dact &a, struct cua_tensor *t)
-{
-	if (t->dtype != CUA_F32)
-		return CUA_CHECK_E_DTYPE;
-	return cua_numel(t) == a.numel() ? 0 : CUA_CHECK_E_SHAPE;
-}
 
 static int cua_net_conv2d(cua_net_dry &b, const dact &x, const float *w, const float *bias,
                           const struct cua_conv_p &cp, dact *y)
