@@ -15,6 +15,7 @@
 #ifndef CUA_COMMON_H
 #define CUA_COMMON_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -43,8 +44,7 @@ enum cua_status {
  * the harness builds from one of those and its own short suffix (a task id, a
  * file name: under 512 bytes) goes in a CUA_PATH_BUF, so it is never cut; one
  * that is then too long for the system fails at its open() with the path named.
- * No other buffer size holds a path (the judge, judge/judge.cu, keeps its own
- * until the GPU suite can confirm the change there). */
+ * No other buffer size holds a path. */
 #define CUA_PATH_LEN 4096
 #define CUA_PATH_BUF (CUA_PATH_LEN + 512)
 
@@ -52,6 +52,8 @@ enum cua_status {
  * or CUA_E_INVALID with err naming the start of it when it would not fit. */
 enum cua_status cua_pathf(char *buf, size_t len, char *err, size_t errlen,
                           const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+enum cua_status cua_vpathf(char *buf, size_t len, char *err, size_t errlen,
+                           const char *fmt, va_list ap) __attribute__((format(printf, 5, 0)));
 
 /* The harness's version, and the commit it was built from (set by the Makefile). */
 #define CUA_VERSION "0.2.0"

@@ -333,18 +333,25 @@ char *cua_xstrdup_at(const char *s, const char *file, int line)
 	return alloc_check(strdup(s), strlen(s) + 1, file, line);
 }
 
-enum cua_status cua_pathf(char *buf, size_t len, char *err, size_t errlen,
-                          const char *fmt, ...)
+enum cua_status cua_vpathf(char *buf, size_t len, char *err, size_t errlen,
+                           const char *fmt, va_list ap)
 {
-	va_list ap;
-	va_start(ap, fmt);
 	int n = vsnprintf(buf, len, fmt, ap);
-	va_end(ap);
 	if (n >= 0 && (size_t)n < len)
 		return CUA_OK;
 	cua_errf(err, errlen, "%.60s...: a path longer than %zu bytes", buf, len - 1);
 	buf[0] = '\0';
 	return CUA_E_INVALID;
+}
+
+enum cua_status cua_pathf(char *buf, size_t len, char *err, size_t errlen,
+                          const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	enum cua_status r = cua_vpathf(buf, len, err, errlen, fmt, ap);
+	va_end(ap);
+	return r;
 }
 
 char *cua_env_pair(const char *k, const char *v)

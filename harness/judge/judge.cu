@@ -259,6 +259,21 @@ struct job {
 	const char *dump_dir;     /* --dump DIR: write inputs and oracle outputs */
 };
 
+/* A path built under one of ours (common.h's rule: a CUA_PATH_BUF, never cut):
+ * one that would not fit is the harness's error, named. */
+static void judge_pathf(char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void judge_pathf(char *buf, size_t len, const char *fmt, ...)
+{
+	char err[CUA_ERR_LEN];
+	va_list ap;
+	va_start(ap, fmt);
+	enum cua_status r = cua_vpathf(buf, len, err, sizeof(err), fmt, ap);
+	va_end(ap);
+	if (r != CUA_OK)
+		finish(CUA_VERDICT_HARNESS_ERROR, "%s", err);
+}
+
 /* ---- the candidate's process ---------------------------------------------------- */
 
 /* The one process that runs the kernel's code. Everything it says is a claim. */
@@ -266,7 +281,7 @@ static struct cand_proc {
 	pid_t pid;               /* -1: none */
 	int sock;
 	int out_fd;              /* its stdout+stderr (a file in dir) */
-	char dir[4200];          /* cand/ in our private temp dir */
+	char dir[CUA_PATH_BUF];  /* cand/ in our private temp dir */
 	struct cua_jail_info info;
 	uint32_t seq;
 	uint32_t slots_used;     /* bit per slot */
@@ -278,16 +293,16 @@ static const struct cand_proc CAND_NONE = { -1, -1, -1, "", {}, 0, 0, 0, false }
  * parent is busy with the answer: it comes up (CUDA and all) off the clock of
  * the next evaluation. It has no kernel and no buffer until that job. */
 static struct cand_proc g_spare = CAND_NONE;
-static char g_spare_dir[4000];
+static char g_spare_dir[CUA_PATH_BUF];
 #define SPARE_TIMEOUT_S 600
 
 static void copy_out_tail(void)
 {
 	if (C.out_fd < 0)
 		return;
-	char path[4300], *buf = NULL;
+	char path[CUA_PATH_BUF], *buf = NULL;
 	size_t len = 0;
-	snprintf(path, sizeof(path), "%s/output", C.dir);
+	judge_pathf(path, sizeof(path), "%s/output", C.dir);
 	if (cua_read_file(path, 64u << 20, &buf, &len, NULL, 0) == CUA_OK && len) {
 		size_t from = len > 32768 ? len - 32768 : 0;
 		fprintf(stderr, "--- the candidate's process wrote%s:\n", from ? " (tail)" : "");
@@ -404,8 +419,8 @@ static void stage_verified(const char *from, const char *to, const char *want, m
 
 static void stage_file(const char *from, const char *name, mode_t mode, const char *want)
 {
-	char path[4300];
-	snprintf(path, sizeof(path), "%s/%s", C.dir, name);
+	char path[CUA_PATH_BUF];
+	judge_pathf(path, sizeof(path), "%s/%s", C.dir, name);
 	stage_verified(from, path, want, mode);
 }
 
@@ -413,33 +428,33 @@ static void stage_file(const char *from, const char *name, mode_t mode, const ch
  * would copy a CUDA process), so both contexts come up in parallel. Its program
  * and the kernel are copied into a directory of ours it can read and not write;
  * it gets a home of its own, no descriptor of ours, no secret. */
-static char g_home[3900];    /* our private temp dir (the parent made it) */
-static char g_jobdir[4000];  /* this job's: g_home itself, or g_home/job-N when serving */
+static char g_home[CUA_PATH_LEN];    /* our private temp dir (the parent made it) */
+static char g_jobdir[CUA_PATH_BUF];  /* this job's: g_home itself, or g_home/c-N when serving */
 
 static void cand_spawn(double timeout_s)
 {
-	char self[4096], prog[4200], home[4300], err[CUA_ERR_LEN];
+	char self[CUA_PATH_LEN], prog[CUA_PATH_BUF], home[CUA_PATH_BUF], err[CUA_ERR_LEN];
 	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	if (n <= 0)
 		finish(CUA_VERDICT_HARNESS_ERROR, "cannot find the judge's own program");
 	self[n] = '\0';
 	char *slash = strrchr(self, '/');
 	*slash = '\0';
-	snprintf(prog, sizeof(prog), "%s/cuarena-cand", self);
+	judge_pathf(prog, sizeof(prog), "%s/cuarena-cand", self);
 	/* our temp dir is the parent's private one (0700): let the candidate's
 	 * user through it, to cand/ alone */
-	snprintf(C.dir, sizeof(C.dir), "%s/cand", g_jobdir);
+	judge_pathf(C.dir, sizeof(C.dir), "%s/cand", g_jobdir);
 	if (chmod(g_home, 0711) < 0 || chmod(g_jobdir, 0711) < 0 || mkdir(C.dir, 0755) < 0)
 		finish(CUA_VERDICT_HARNESS_ERROR, "cannot make the candidate's directory: %s",
 		       strerror(errno));
 	stage_file(prog, "cuarena-cand", 0555, NULL);
-	snprintf(home, sizeof(home), "%s/home", C.dir);
+	judge_pathf(home, sizeof(home), "%s/home", C.dir);
 	bool root = geteuid() == 0;
 	if (mkdir(home, 0700) < 0 || (root && chown(home, CUA_JAIL_UID, CUA_JAIL_GID) < 0))
 		finish(CUA_VERDICT_HARNESS_ERROR, "cannot make the candidate's home: %s",
 		       strerror(errno));
-	char out[4300];
-	snprintf(out, sizeof(out), "%s/output", C.dir);
+	char out[CUA_PATH_BUF];
+	judge_pathf(out, sizeof(out), "%s/output", C.dir);
 	C.out_fd = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0600);
 	int sv[2];
 	if (C.out_fd < 0 || socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0)
@@ -447,14 +462,17 @@ static void cand_spawn(double timeout_s)
 		       strerror(errno));
 
 	static char e_path[] = "PATH=/usr/local/bin:/usr/bin:/bin", e_lang[] = "LANG=C";
-	static char e_ld[4200], e_vis[256], e_home[4400], e_tmp[4400];
+	/* the environment's strings live until the next spawn replaces them */
+	static char *e_ld, *e_home, *e_tmp;
+	static char e_vis[256];
 	const char *env[8];
 	int ne = 0;
 	env[ne++] = e_path;
 	env[ne++] = e_lang;
 	const char *v = getenv("LD_LIBRARY_PATH");
 	if (v) {
-		snprintf(e_ld, sizeof(e_ld), "LD_LIBRARY_PATH=%s", v);
+		free(e_ld);
+		e_ld = cua_env_pair("LD_LIBRARY_PATH", v);
 		env[ne++] = e_ld;
 	}
 	/* One device, the judge's (its device 0: the first it may see). A kernel
@@ -465,13 +483,15 @@ static void cand_spawn(double timeout_s)
 	snprintf(e_vis, sizeof(e_vis), "CUDA_VISIBLE_DEVICES=%.*s", (int)(first ? first : 1),
 	         first ? v : "0");
 	env[ne++] = e_vis;
-	snprintf(e_home, sizeof(e_home), "HOME=%s", home);
-	snprintf(e_tmp, sizeof(e_tmp), "TMPDIR=%s", home);
+	free(e_home);
+	free(e_tmp);
+	e_home = cua_env_pair("HOME", home);
+	e_tmp = cua_env_pair("TMPDIR", home);
 	env[ne++] = e_home;
 	env[ne++] = e_tmp;
 	env[ne] = NULL;
-	char exe[4300];
-	snprintf(exe, sizeof(exe), "%s/cuarena-cand", C.dir);
+	char exe[CUA_PATH_BUF];
+	judge_pathf(exe, sizeof(exe), "%s/cuarena-cand", C.dir);
 	const char *argv[] = { "cuarena-cand", NULL };
 	struct cua_jail_opts jo;
 	memset(&jo, 0, sizeof(jo));
@@ -494,7 +514,7 @@ static void cand_spawn(double timeout_s)
 static void new_jobdir(char *out, size_t len)
 {
 	static int n;
-	snprintf(out, len, "%s/c-%d", g_home, n++);
+	judge_pathf(out, len, "%s/c-%d", g_home, n++);
 	if (mkdir(out, 0711) < 0)
 		finish(CUA_VERDICT_HARNESS_ERROR, "cannot make %s: %s", out, strerror(errno));
 }
@@ -2065,7 +2085,7 @@ static void run_degeneracy(const struct job *job, cudaStream_t s)
 static void run_dump(const struct job *job, cudaStream_t s)
 {
 	const struct cua_task *t = g_task;
-	char path[4300], err[CUA_ERR_LEN];
+	char path[CUA_PATH_BUF], err[CUA_ERR_LEN];
 	cJSON *man = cJSON_CreateObject();
 	cJSON_AddStringToObject(man, "task", t->id);
 	cJSON_AddNumberToObject(man, "seed", (double)job->seeds[0]);
@@ -2092,7 +2112,7 @@ static void run_dump(const struct job *job, cudaStream_t s)
 			void *h = malloc(d->bytes ? d->bytes : 1);
 			CUA_ASSERT(h);
 			HARNESS_TRY(cudaMemcpy(h, d->t.data, d->bytes, cudaMemcpyDeviceToHost));
-			snprintf(path, sizeof(path), "%s/%s.%s.%s.bin", job->dump_dir,
+			judge_pathf(path, sizeof(path), "%s/%s.%s.%s.bin", job->dump_dir,
 			         t->shapes[sh].name, is_in ? "in" : "oracle", name);
 			if (cua_write_file(path, h, d->bytes, err, sizeof(err)) != CUA_OK)
 				finish(CUA_VERDICT_HARNESS_ERROR, "%s", err);
@@ -2113,7 +2133,7 @@ static void run_dump(const struct job *job, cudaStream_t s)
 		shape_free(&b);
 	}
 	char *txt = cJSON_Print(man);
-	snprintf(path, sizeof(path), "%s/manifest.json", job->dump_dir);
+	judge_pathf(path, sizeof(path), "%s/manifest.json", job->dump_dir);
 	if (cua_write_file(path, txt, strlen(txt), err, sizeof(err)) != CUA_OK)
 		finish(CUA_VERDICT_HARNESS_ERROR, "%s", err);
 	free(txt);
