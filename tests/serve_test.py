@@ -454,7 +454,17 @@ def test_restart():
     # a line torn by the kill is cut, not glued to the next one
     with open(os.path.join(res, "evals.jsonl"), "a") as f:
         f.write('{"task": "L1/021-relu", "tur')
+    # as a GPU server killed between a task's baselines lines leaves them: the
+    # reference's line written, cudnn/relu's not; that set is measured again
+    with open(os.path.join(res, "baselines.jsonl"), "a") as f:
+        f.write('{"schema": 2, "task": "L1/021-relu", "level": 1, '
+                '"eval": {"subject": "nvcc", "verdict": "ok"}}\n')
     srv = Server("restart", results=res)
+    with open(srv.log.name) as f:
+        log = f.read()
+    check("L1/021-relu: killed before its cudnn/relu baseline was written: its baselines "
+          "are measured again" in log, "a restart does not go on with a cut set of baselines",
+          log[-400:])
     c = srv.client()
     g = c.episode(ep)
     check(g["turn"] == 2 and g["rewards"] == [first["reward"]] and g["reward"] == "kevin" and

@@ -697,6 +697,73 @@ Test(run, a_resume_reads_its_results_through_the_results_reader)
 	cJSON_Delete(cfg);
 }
 
+/* Killed between two of a task's baselines lines (021-relu's nvcc line written,
+ * its cudnn/relu line not), a resumed run measures that task's baselines again:
+ * it used to go on with the reference alone and never had a speedup against
+ * cuDNN. A task whose baselines are all there is not measured again. */
+Test(run, a_resume_measures_again_baselines_a_kill_cut_short)
+{
+	if (!cua_find_nvcc())
+		cr_skip_test("no nvcc: the run engine test builds candidates");
+	tmp_write("replay/L1/020-vector-add/turn-1.cu", bad_syntax);
+	tmp_write("replay/L1/021-relu/turn-1.cu", bad_syntax);
+	char err[CUA_ERR_LEN] = "";
+	cJSON *cfg;
+	struct cua_run_opts o = replay_opts(&cfg);
+	o.turns = 1;
+	struct cua_run_summary sum;
+	cr_assert_eq(cua_run(&o, &sum, err, sizeof(err)), CUA_OK, "%s", err);
+
+	char dir[4200];
+	snprintf(dir, sizeof(dir), "%s/cut", tmp);
+	cr_assert_eq(cua_mkdirs(dir, err, sizeof(err)), CUA_OK, "%s", err);
+	char *t = text_of(o.out_dir, "run.json");
+	write_text(dir, "run.json", t);
+	free(t);
+	t = text_of(o.out_dir, "baselines.jsonl");
+	struct cua_buf b = {0};
+	int kept020 = 0;
+	for (char *l = strtok(t, "\n"); l; l = strtok(NULL, "\n")) {
+		cJSON *j = cJSON_Parse(l);
+		const char *sub = str(cJSON_GetObjectItem(j, "eval"), "subject");
+		bool is021 = !strcmp(str(j, "task"), "L1/021-relu");
+		if (!is021 || strcmp(sub, "cudnn/relu"))
+			cua_buf_printf(&b, "%s\n", l);
+		kept020 += !is021;
+		cJSON_Delete(j);
+	}
+	free(t);
+	cr_assert_eq(kept020, 1, "020-vector-add has one baseline, the reference");
+	write_text(dir, "baselines.jsonl", b.s);
+	free(b.s);
+
+	const char *ids[] = {"L1/020-vector-add", "L1/021-relu"};
+	o.tasks_glob = NULL;
+	o.task_ids = ids;
+	o.n_task_ids = 2;
+	o.resume = true;
+	o.out_dir = dir;
+	cr_assert_eq(cua_run(&o, &sum, err, sizeof(err)), CUA_OK, "%s", err);
+	cr_expect_eq(sum.tasks_done, 2);
+	t = text_of(dir, "baselines.jsonl");
+	int nvcc020 = 0, nvcc021 = 0, cudnn021 = 0;
+	for (char *l = strtok(t, "\n"); l; l = strtok(NULL, "\n")) {
+		cJSON *j = cJSON_Parse(l);
+		const char *sub = str(cJSON_GetObjectItem(j, "eval"), "subject");
+		bool is021 = !strcmp(str(j, "task"), "L1/021-relu");
+		nvcc020 += !is021 && !strcmp(sub, "nvcc");
+		nvcc021 += is021 && !strcmp(sub, "nvcc");
+		cudnn021 += is021 && !strcmp(sub, "cudnn/relu");
+		cJSON_Delete(j);
+	}
+	free(t);
+	cr_expect_eq(cudnn021, 1, "021-relu's cuDNN baseline was measured on the resume");
+	cr_expect_eq(nvcc021, 2, "and its reference again with it");
+	cr_expect_eq(nvcc020, 1, "020-vector-add's whole set was there: not measured again");
+	cr_expect_eq(count_lines(dir, "evals.jsonl"), 2, "each task's one turn, once");
+	cJSON_Delete(cfg);
+}
+
 /* Each baselines.jsonl line records its task's flops and bytes at the timed
  * shape, as the catalogue computes them, so plots read them from the run. */
 Test(run, baselines_record_the_tasks_flops_and_bytes)

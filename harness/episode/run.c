@@ -318,6 +318,7 @@ static void run_episode(struct run *r, const struct cua_task *t, int slot,
 		pthread_mutex_unlock(&r->lock);
 		return;
 	}
+	bool measured = false;
 	if (p && p->have_base) {
 		base = p->base;            /* measured before the restart: not again */
 		memset(&p->base, 0, sizeof(p->base));
@@ -326,7 +327,21 @@ static void run_episode(struct run *r, const struct cua_task *t, int slot,
 		if (!base.device.known)
 			base.device = r->device;
 		pthread_mutex_unlock(&r->lock);
-	} else if ((st = measure_baselines(r, t, slot, &eo, &base, err, sizeof(err))) != CUA_OK) {
+		/* unless killed between two of its baselines lines: a speedup against
+		 * each baseline is the point of measuring them */
+		char missing[128];
+		measured = cua_report_complete(t, &base, eo.root,
+		                               base.device.known ? base.device.name : NULL,
+		                               missing, sizeof(missing));
+		if (!measured) {
+			fprintf(stderr, "cuarena run: %s: the run was killed before its %s baseline "
+			        "was written: its baselines are measured again\n", t->id, missing);
+			cua_report_clear(&base);
+			memset(&base, 0, sizeof(base));
+		}
+	}
+	if (!measured &&
+	    (st = measure_baselines(r, t, slot, &eo, &base, err, sizeof(err))) != CUA_OK) {
 		snprintf(reason, sizeof(reason), st == CUA_E_INTERRUPTED ? "interrupted"
 		         : "harness failed: %.480s", err);
 		goto out_report;

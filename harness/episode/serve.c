@@ -306,6 +306,26 @@ static void prior_base(struct server *s, const cJSON *j, void *ctx)
 	r->base[r->n_base++] = e;
 }
 
+/* Baselines a restart found cut short (the server was killed between two of a
+ * task's baselines lines) are measured again when next asked for. */
+static void drop_cut_baselines(struct server *s)
+{
+	for (int g = 0; g < s->n_slots; g++)
+		for (int ti = 0; ti < s->cat.n; ti++) {
+			struct cua_report *r = s->slot[g].base[ti];
+			char missing[128];
+			if (!r || cua_report_complete(r->task, r, s->o->root,
+			                              r->device.known ? r->device.name : NULL,
+			                              missing, sizeof(missing)))
+				continue;
+			fprintf(stderr, "cuarena serve: %s: killed before its %s baseline was "
+			        "written: its baselines are measured again\n", r->task->id, missing);
+			cua_report_clear(r);
+			free(r);
+			s->slot[g].base[ti] = NULL;
+		}
+}
+
 /* What a restart finds of the episodes: the "episode" lines, their steps (evals
  * lines with "episode" and request "step"), their "end" lines. */
 struct prior_ep {
@@ -504,6 +524,7 @@ static enum cua_status open_results(struct server *s, char *err, size_t errlen)
 	    (st = each_line(s, "trajectories.jsonl", prior_traj, &p, err, errlen)) != CUA_OK ||
 	    (st = each_line(s, "evals.jsonl", prior_eval, &p, err, errlen)) != CUA_OK)
 		goto out;
+	drop_cut_baselines(s);
 	restore_episodes(s, &p);
 	static const char *const names[] = {"evals.jsonl", "trajectories.jsonl",
 	                                    "baselines.jsonl"};

@@ -149,6 +149,37 @@ cJSON *cua_report_to_json(const struct cua_report *r)
 	return o;
 }
 
+static bool report_has(const struct cua_report *r, const char *subject)
+{
+	for (int i = 0; i < r->n_base; i++)
+		if (!strcmp(r->base[i].subject, subject))
+			return true;
+	return false;
+}
+
+bool cua_report_complete(const struct cua_task *t, const struct cua_report *r,
+                         const char *root, const char *gpu, char *missing, size_t len)
+{
+	const char *gone = NULL;
+	if (!report_has(r, "nvcc"))
+		gone = "nvcc";
+	for (int i = 0; !gone && i < t->n_baselines; i++)
+		if (!report_has(r, t->baselines[i]))
+			gone = t->baselines[i];
+	struct cua_report torch;
+	memset(&torch, 0, sizeof(torch));
+	torch.task = t;
+	if (!gone && gpu && gpu[0])
+		cua_report_import_torch(root, gpu, &torch);
+	for (int i = 0; !gone && i < torch.n_base; i++)
+		if (!report_has(r, torch.base[i].subject))
+			gone = torch.base[i].subject;
+	snprintf(missing, len, "%s", gone ? gone : "");
+	bool complete = !gone;
+	cua_report_clear(&torch);
+	return complete;
+}
+
 void cua_report_import_torch(const char *root, const char *gpu, struct cua_report *r)
 {
 	char name[128], path[CUA_PATH_BUF], *buf = NULL;

@@ -34,6 +34,13 @@ struct cJSON *cua_report_to_json(const struct cua_report *r);
  * Missing file or task: nothing added. */
 void cua_report_import_torch(const char *root, const char *gpu, struct cua_report *r);
 
+/* Whether r holds every baseline cua_report_run makes for task t on GPU `gpu`
+ * (the reference, each library baseline, the torch figures root's file has for
+ * it); if not, the first one missing is named in missing. A run killed between
+ * two of a task's baselines lines left a report that is not. */
+bool cua_report_complete(const struct cua_task *t, const struct cua_report *r,
+                         const char *root, const char *gpu, char *missing, size_t len);
+
 /* The fastest correct, measured (not imported) library baseline of a report, or
  * NULL when the task has none. */
 const struct cua_eval *cua_report_best_library(const struct cua_report *r);
