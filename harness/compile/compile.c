@@ -70,7 +70,7 @@ const char *cua_find_nvcc(void)
 static void build_env(const char *nvcc, char *path_var, size_t len,
                       const char *env[4])
 {
-	char dir[2048];
+	char dir[CUA_PATH_LEN];
 	snprintf(dir, sizeof(dir), "%s", nvcc);
 	char *slash = strrchr(dir, '/');
 	if (slash)
@@ -95,7 +95,7 @@ const char *cua_nvcc_version(const char *nvcc)
 	if (strcmp(for_nvcc, nvcc) != 0) {
 		struct cua_sandbox_opts o;
 		struct cua_child_result r;
-		char pv[2300];
+		char pv[CUA_PATH_BUF];
 		const char *env[4];
 		const char *argv[] = {nvcc, "--version", NULL};
 
@@ -245,7 +245,7 @@ enum cua_status cua_build_so(const char *src_path, const struct cua_build_opts *
 	size_t src_len = 0;
 	char inc1[CUA_PATH_BUF], inc2[CUA_PATH_BUF], rpath[CUA_PATH_BUF], tmp_so[CUA_PATH_BUF], log_path[CUA_PATH_BUF];
 	char fail_path[CUA_PATH_BUF];
-	char pv[2300];
+	char pv[CUA_PATH_BUF];
 	const char *env[4];
 	const char *argv[40];
 	int argc = 0;
