@@ -387,7 +387,8 @@ resume)
 	# are judged, so the kill lands mid-run however fast the harness has become;
 	# RESUME_KILL_S (120) s at most
 	mkdir -p "$D"
-	OUT=$D setsid bench/throughput.sh "$glob" > "$OUT/resume.log" 2>&1 &
+	LOG=$OUT/resume-run.log   # its own file: the phase's stdout may be sent anywhere
+	OUT=$D setsid bench/throughput.sh "$glob" > "$LOG" 2>&1 &
 	pid=$!
 	for ((i = 0; i < ${RESUME_KILL_S:-120} * 10; i++)); do
 		n=$(cat "$D/throughput-run/evals.jsonl" 2>/dev/null | wc -l)
@@ -395,15 +396,15 @@ resume)
 		kill -0 "$pid" 2>/dev/null || break
 		sleep 0.1
 	done
-	kill -KILL -- -"$pid" 2>/dev/null && echo "killed: rc=137 after $n turns" >> "$OUT/resume.log"
+	kill -KILL -- -"$pid" 2>/dev/null && echo "killed: rc=137 after $n turns" >> "$LOG"
 	wait "$pid"
-	echo "killed: wait rc=$?" >> "$OUT/resume.log"
+	echo "killed: wait rc=$?" >> "$LOG"
 	sleep 2   # the judge and the kernel's process leave once their parent is gone
-	OUT=$D timeout 420 bench/throughput.sh "$glob" >> "$OUT/resume.log" 2>&1
-	echo "resumed: rc=$?" >> "$OUT/resume.log"
-	$BIN list --json > "$D/list.json" 2>> "$OUT/resume.log"
-	$BIN table "$D/throughput-run" --json > "$D/table.json" 2>> "$OUT/resume.log"
-	python3 - "$D/throughput-run" "$D/list.json" "$D/table.json" "$OUT/resume.log" <<'PY'
+	OUT=$D timeout 420 bench/throughput.sh "$glob" >> "$LOG" 2>&1
+	echo "resumed: rc=$?" >> "$LOG"
+	$BIN list --json > "$D/list.json" 2>> "$LOG"
+	$BIN table "$D/throughput-run" --json > "$D/table.json" 2>> "$LOG"
+	python3 - "$D/throughput-run" "$D/list.json" "$D/table.json" "$LOG" <<'PY'
 import json, os, re, sys
 run, cat, table, log = sys.argv[1:]
 npass = nfail = 0
@@ -419,8 +420,11 @@ def lines(name):
 meta = json.load(open(os.path.join(run, "run.json")))
 tasks = meta["tasks"]
 killed = re.search(r"killed: rc=137 after (\d+) turns", text)
-check(killed and 0 < int(killed.group(1)) < 3 * len(tasks),
-      "the first invocation was killed mid-run: %s" % (killed.group(0) if killed else "it was not"))
+segs = meta.get("segments", [])
+first = segs[0].get("evaluations", 0) if segs else 0
+check(killed and len(segs) == 2 and 0 < first < 3 * len(tasks),
+      "the first invocation was killed mid-run: %s; %d segments, the first with %d evaluations"
+      % (killed.group(0) if killed else "no kill", len(segs), first))
 ev, tr, bl = lines("evals.jsonl"), lines("trajectories.jsonl"), lines("baselines.jsonl")
 check(all(o["schema"] == 2 for o in [meta] + ev + tr + bl), "every object says schema 2")
 turns = [(o["task"], o["turn"]) for o in ev]
