@@ -73,6 +73,30 @@ static struct cua_run_opts replay_opts(cJSON **cfg)
 	return o;
 }
 
+/* replay_opts for a run of `turns` turns that each fail to compile, in both tasks. */
+static struct cua_run_opts failing_opts(cJSON **cfg, int turns)
+{
+	for (int k = 1; k <= turns; k++) {
+		char p[64];
+		snprintf(p, sizeof(p), "replay/L1/020-vector-add/turn-%d.cu", k);
+		tmp_write(p, bad_syntax);
+		snprintf(p, sizeof(p), "replay/L1/021-relu/turn-%d.cu", k);
+		tmp_write(p, bad_syntax);
+	}
+	struct cua_run_opts o = replay_opts(cfg);
+	o.turns = turns;
+	return o;
+}
+
+/* A finished run of one such turn per task; its options are returned for more. */
+static struct cua_run_opts failed_run(cJSON **cfg, struct cua_run_summary *sum)
+{
+	char err[CUA_ERR_LEN] = "";
+	struct cua_run_opts o = failing_opts(cfg, 1);
+	cr_assert_eq(cua_run(&o, sum, err, sizeof(err)), CUA_OK, "%s", err);
+	return o;
+}
+
 Test(run, replayed_failures_are_recorded_turn_by_turn)
 {
 	if (!cua_find_nvcc())
@@ -331,13 +355,10 @@ Test(run, a_resumed_task_stays_on_its_baselines_gpu)
 {
 	if (!cua_find_nvcc())
 		cr_skip_test("no nvcc: the run engine test builds candidates");
-	tmp_write("replay/L1/020-vector-add/turn-1.cu", bad_syntax);
-	tmp_write("replay/L1/021-relu/turn-1.cu", bad_syntax);
 	char err[CUA_ERR_LEN] = "";
 	cJSON *cfg;
-	struct cua_run_opts o = replay_opts(&cfg);
+	struct cua_run_opts o = failing_opts(&cfg, 1);
 	const char *out = o.out_dir;
-	o.turns = 1;
 	o.gpus = "3,7";
 	struct cua_run_summary sum;
 	cr_assert_eq(cua_run(&o, &sum, err, sizeof(err)), CUA_OK, "%s", err);
@@ -406,12 +427,9 @@ Test(run, a_resumed_run_counts_the_time_of_every_invocation)
 {
 	if (!cua_find_nvcc())
 		cr_skip_test("no nvcc: the run engine test builds candidates");
-	tmp_write("replay/L1/020-vector-add/turn-1.cu", bad_syntax);
-	tmp_write("replay/L1/021-relu/turn-1.cu", bad_syntax);
 	char err[CUA_ERR_LEN] = "";
 	cJSON *cfg;
-	struct cua_run_opts o = replay_opts(&cfg);
-	o.turns = 1;
+	struct cua_run_opts o = failing_opts(&cfg, 1);
 	o.gpus = "0,1";
 	struct cua_run_summary first, again;
 	cr_assert_eq(cua_run(&o, &first, err, sizeof(err)), CUA_OK, "%s", err);
@@ -625,15 +643,10 @@ Test(run, a_resume_reads_its_results_through_the_results_reader)
 {
 	if (!cua_find_nvcc())
 		cr_skip_test("no nvcc: the run engine test builds candidates");
-	tmp_write("replay/L1/020-vector-add/turn-1.cu", bad_syntax);
-	tmp_write("replay/L1/020-vector-add/turn-2.cu", bad_syntax);
-	tmp_write("replay/L1/021-relu/turn-1.cu", bad_syntax);
-	tmp_write("replay/L1/021-relu/turn-2.cu", bad_syntax);
 	char err[CUA_ERR_LEN] = "";
 	cJSON *cfg;
-	struct cua_run_opts o = replay_opts(&cfg);
+	struct cua_run_opts o = failing_opts(&cfg, 2);
 	const char *out = o.out_dir;
-	o.turns = 2;
 	o.jobs = 1;   /* evals.jsonl in task order: 020's two turns, then 021's */
 	struct cua_run_summary sum;
 	cr_assert_eq(cua_run(&o, &sum, err, sizeof(err)), CUA_OK, "%s", err);
@@ -705,14 +718,10 @@ Test(run, a_resume_measures_again_baselines_a_kill_cut_short)
 {
 	if (!cua_find_nvcc())
 		cr_skip_test("no nvcc: the run engine test builds candidates");
-	tmp_write("replay/L1/020-vector-add/turn-1.cu", bad_syntax);
-	tmp_write("replay/L1/021-relu/turn-1.cu", bad_syntax);
 	char err[CUA_ERR_LEN] = "";
 	cJSON *cfg;
-	struct cua_run_opts o = replay_opts(&cfg);
-	o.turns = 1;
 	struct cua_run_summary sum;
-	cr_assert_eq(cua_run(&o, &sum, err, sizeof(err)), CUA_OK, "%s", err);
+	struct cua_run_opts o = failed_run(&cfg, &sum);
 
 	char dir[4200];
 	snprintf(dir, sizeof(dir), "%s/cut", tmp);
@@ -770,14 +779,10 @@ Test(run, baselines_record_the_tasks_flops_and_bytes)
 {
 	if (!cua_find_nvcc())
 		cr_skip_test("no nvcc: the run engine test builds candidates");
-	tmp_write("replay/L1/020-vector-add/turn-1.cu", bad_syntax);
-	tmp_write("replay/L1/021-relu/turn-1.cu", bad_syntax);
 	char err[CUA_ERR_LEN] = "";
 	cJSON *cfg;
-	struct cua_run_opts o = replay_opts(&cfg);
-	o.turns = 1;
 	struct cua_run_summary sum;
-	cr_assert_eq(cua_run(&o, &sum, err, sizeof(err)), CUA_OK, "%s", err);
+	struct cua_run_opts o = failed_run(&cfg, &sum);
 	cJSON_Delete(cfg);
 	struct cua_catalogue cat;
 	cr_assert_eq(cua_catalogue_load(getenv("CUARENA_ROOT"), &cat, err, sizeof(err)), CUA_OK,
