@@ -489,6 +489,44 @@ Test(compile, editing_an_included_header_changes_the_key)
 	cr_expect_not(build.cached, "a stale build was reused after the header changed");
 }
 
+/* The key names the repo root by a token: the same tree in two checkouts (here,
+ * and the copy a GPU machine runs) shares one cache. Before, the -I paths made
+ * every object of a cache carried to the GPU machine a miss there. */
+Test(compile, the_same_tree_under_another_path_finds_the_cache)
+{
+	need_nvcc();
+	char p[4400], *hdr = NULL;
+	size_t len = 0;
+	snprintf(p, sizeof(p), "%s/include/cuarena.h", root());
+	cr_assert_eq(cua_read_file(p, 1 << 20, &hdr, &len, err, sizeof(err)), CUA_OK, "%s", err);
+	static char here[4300];   /* opts.root: the checkout of this pass */
+	char key[3][65];
+	for (int i = 0; i < 3; i++) {
+		snprintf(here, sizeof(here), "%s/checkout-%d", tmp, i);
+		snprintf(p, sizeof(p), "%s/tasks/common", here);
+		cr_assert_eq(cua_mkdirs(p, err, sizeof(err)), CUA_OK, "%s", err);
+		snprintf(p, sizeof(p), "%s/include", here);
+		cr_assert_eq(cua_mkdirs(p, err, sizeof(err)), CUA_OK, "%s", err);
+		snprintf(p, sizeof(p), "%s/include/cuarena.h", here);
+		/* the third checkout's ABI header differs by one comment */
+		struct cua_buf text = {0};
+		cua_buf_printf(&text, "%.*s%s", (int)len, hdr, i == 2 ? "// edited\n" : "");
+		cr_assert_eq(cua_write_file(p, text.s, text.len, err, sizeof(err)), CUA_OK, "%s", err);
+		free(text.s);
+		char name[64];
+		snprintf(name, sizeof(name), "checkout-%d/k.cu", i);
+		const char *src = write_src(name, valid_src, strlen(valid_src));
+		opts.root = here;
+		build_ok(src, &build);
+		cr_expect_eq(build.cached, i == 1, "checkout %d: cached %d", i, build.cached);
+		memcpy(key[i], build.key, sizeof(key[i]));
+		cua_build_clear(&build);
+	}
+	free(hdr);
+	cr_expect_str_eq(key[1], key[0], "the same tree elsewhere is the same key");
+	cr_expect_str_neq(key[2], key[0], "a header that differs is another key");
+}
+
 Test(compile, a_baselines_key_covers_the_headers_of_every_baselines_folder)
 {
 	need_nvcc();

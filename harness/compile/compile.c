@@ -156,6 +156,22 @@ static void hash_headers(struct cua_sha256 *h, const char *dir)
 		free(names);
 }
 
+/* An nvcc argument, with the repo root in it named by a token, not its path: the
+ * headers it points at are hashed by name and content, so the same build in
+ * another checkout (a CI clone, the tree copied to a GPU machine) has the same
+ * key, and a cache built here is found there. Only the -I paths are built from
+ * the root. (An object's __FILE__ strings keep the path it was built under;
+ * nothing it computes depends on it.) */
+static void hash_arg(struct cua_sha256 *h, const char *arg, const char *root)
+{
+	size_t n = strlen(root);
+	if (!strncmp(arg, "-I", 2) && n && !strncmp(arg + 2, root, n)) {
+		cua_sha256_update(h, "-I<root>", 8);
+		arg += 2 + n;
+	}
+	cua_sha256_update(h, arg, strlen(arg));
+}
+
 /* hash_headers() of every folder under root/baselines, in name order. */
 static void hash_baseline_headers(struct cua_sha256 *h, const char *root)
 {
@@ -336,7 +352,7 @@ enum cua_status cua_build_so(const char *src_path, const struct cua_build_opts *
 		cua_sha256_update(h, src, src_len);
 		for (int i = 1; i < argc; i++) {
 			cua_sha256_update(h, "\0", 1);
-			cua_sha256_update(h, argv[i], strlen(argv[i]));
+			hash_arg(h, argv[i], abs_root);
 		}
 		cua_sha256_update(h, "\0", 1);
 		cua_sha256_update(h, version, strlen(version));
