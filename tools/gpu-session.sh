@@ -9,6 +9,9 @@
 # at most 8 files, so phases pack the rest into tarballs).
 #
 #   make bundle                          # here; carry build/ (and .carry/ for replay)
+#   tools/cache-carry.sh PATTERN...      # here: the patterns' objects built on the CPU,
+#                                        # carried as .carry/cache.tgz (unpacked into
+#                                        # $CUARENA_CACHE below: no nvcc on the GPU's time)
 #   tools/gpu-session.sh selftest [P...] # selftest (+ dumps, torch fp64 check) of the
 #                                        # patterns (default: the catalogue in one part
 #                                        # per GPU), dealt to the GPUs, until SELFTEST_S
@@ -55,6 +58,14 @@ OUT=${OUT:-/tmp/gpu-session}
 mkdir -p "$OUT"
 export PYTHONUNBUFFERED=1
 export CUARENA_CACHE=${CUARENA_CACHE:-/tmp/cuarena-cache}
+# a compile cache built here (tools/cache-carry.sh) and carried as .carry/cache.tgz
+if [ -f .carry/cache.tgz ] && [ .carry/cache.tgz -nt "$CUARENA_CACHE/.carried" ]; then
+	mkdir -p "$CUARENA_CACHE" &&
+		tar xzf .carry/cache.tgz -C "$CUARENA_CACHE" --strip-components=1 &&
+		touch "$CUARENA_CACHE/.carried" &&
+		echo "gpu-session: $(ls "$CUARENA_CACHE" | grep -c '\.so$') objects in $CUARENA_CACHE" \
+		     "(.carry/cache.tgz)"
+fi
 if [ -n "${CUDA_VISIBLE_DEVICES:-}" ]; then
 	IFS=, read -r -a DEVS <<< "$CUDA_VISIBLE_DEVICES"
 else
@@ -449,7 +460,7 @@ PY
 	exit $rc
 	;;
 *)
-	sed -n '2,44p' "$0"
+	sed -n '2,52p' "$0"
 	exit 2
 	;;
 esac
