@@ -162,10 +162,11 @@ static void hash_headers(struct cua_sha256 *h, const char *dir)
  * key, and a cache built here is found there. Only the -I paths are built from
  * the root. (An object's __FILE__ strings keep the path it was built under;
  * nothing it computes depends on it.) */
+__attribute__((noinline))   /* inlined, gcc's -Wstringop-overread takes argv's literals for arg */
 static void hash_arg(struct cua_sha256 *h, const char *arg, const char *root)
 {
-	size_t n = strlen(root);
-	if (!strncmp(arg, "-I", 2) && n && !strncmp(arg + 2, root, n)) {
+	size_t n = strlen(root), len = strlen(arg);
+	if (n && len >= 2 + n && !memcmp(arg, "-I", 2) && !memcmp(arg + 2, root, n)) {
 		cua_sha256_update(h, "-I<root>", 8);
 		arg += 2 + n;
 	}
