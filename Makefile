@@ -205,8 +205,11 @@ $(BUILD)/probe-alloc: tools/probe-alloc.cu
 	$(NVCC) -O2 -arch=sm_90 -o $@ $<
 
 bundle: $(BUILD)/cuarena $(BUILD)/cuarena-cand $(BUILD)/gpu-test $(BUILD)/bench $(BUILD)/cudnn-find $(BUILD)/probe-alloc
-	cp -L $$(ldconfig -p | awk '/libcjson.so.1 /{print $$NF; exit}') $(BUILD)/libcjson.so.1
-	cp -L $$(ldconfig -p | awk '/libmicrohttpd.so.12 /{print $$NF; exit}') $(BUILD)/libmicrohttpd.so.12
+	@# copied beside and renamed: a running cuarena maps these, and cp would rewrite them in place
+	cp -L $$(ldconfig -p | awk '/libcjson.so.1 /{print $$NF; exit}') $(BUILD)/libcjson.so.1.tmp
+	mv -f $(BUILD)/libcjson.so.1.tmp $(BUILD)/libcjson.so.1
+	cp -L $$(ldconfig -p | awk '/libmicrohttpd.so.12 /{print $$NF; exit}') $(BUILD)/libmicrohttpd.so.12.tmp
+	mv -f $(BUILD)/libmicrohttpd.so.12.tmp $(BUILD)/libmicrohttpd.so.12
 	@ldd $(BUILD)/cuarena | grep -q "libmicrohttpd.so.12 => $$(cd $(BUILD) && pwd)/" || { \
 		echo "bundle: $(BUILD)/cuarena does not take libmicrohttpd from $(BUILD)/" >&2; exit 1; }
 	@echo "bundle: $(BUILD)/ holds cuarena, cuarena-cand, gpu-test, bench, cudnn-find, probe-alloc, libcjson.so.1 and libmicrohttpd.so.12 (rpath \$$ORIGIN)"
