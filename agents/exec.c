@@ -703,6 +703,16 @@ static void exit_reason(const struct exec_episode *e, char *buf, size_t len)
 		snprintf(buf, len, "the agent exited (status %d)", WEXITSTATUS(e->wstatus));
 }
 
+/* Whether the agent was stopped from outside: a stop signal, which reaches the
+ * run at about the same time (Ctrl-C, Slurm), not one of our SIGKILLs. */
+static bool stopped_by_signal(const struct exec_episode *e)
+{
+	if (!WIFSIGNALED(e->wstatus))
+		return false;
+	int sig = WTERMSIG(e->wstatus);
+	return sig == SIGINT || sig == SIGTERM || sig == SIGHUP;
+}
+
 static enum cua_status exec_propose(void *agent, void *episode,
                                     const struct cua_observation *obs,
                                     struct cua_action *act, char *err, size_t errlen)
@@ -783,7 +793,7 @@ static enum cua_status exec_propose(void *agent, void *episode,
 			drain_stderr(e);
 			exit_reason(e, why, sizeof why);
 			stderr_excerpt(e, tail, sizeof tail);
-			result = CUA_E_SYSTEM;
+			result = stopped_by_signal(e) ? CUA_E_INTERRUPTED : CUA_E_SYSTEM;
 			cua_errf(err, errlen, "%s before answering%s", why, tail);
 			break;
 		}

@@ -252,6 +252,26 @@ Test(exec, agent_dying_of_a_signal_is_reported_with_the_signal)
 	assert_gone(pid);
 }
 
+/* Ctrl-C reaches the whole process group and Slurm signals every process of a
+ * job: an agent that dies of a stop signal was stopped, and says so, so that
+ * the run ends its episode "interrupted" (to redo) whether or not the run's own
+ * handler has run yet. Under load the agent often died first, and the episode
+ * ended "agent failed", for good. */
+Test(exec, agent_dying_of_a_stop_signal_is_an_interruption)
+{
+	static const char *const sigs[] = {"TERM", "INT", "HUP"};
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+		char env[64];
+		snprintf(env, sizeof env, "\"env\": {\"STOP_SIGNAL\": \"%s\"}", sigs[i]);
+		start("sh", "stopped.sh", env);
+		cr_assert_eq(turn(1, "x", NULL), CUA_E_INTERRUPTED, "SIG%s: %s", sigs[i], err);
+		cr_expect(strstr(err, "the agent died of SIG"), "%s", err);
+		pid_t pid = pid_in(err);
+		end_episode();
+		assert_gone(pid);
+	}
+}
+
 Test(exec, silent_agent_times_out_and_is_killed)
 {
 	start("sh", "silent.sh", "\"timeout_s\": 1");

@@ -63,9 +63,13 @@ struct cua_agent_i {
 	                         void **episode, char *err, size_t errlen);
 
 	/* One turn: an action for the observation. An error return ends this episode
-	 * with the message as its reason ("agent failed: ..."); the run goes on. A
-	 * reply without code is not an error: return CUA_OK with code NULL and a note
-	 * (the engine feeds the note back as the next observation). */
+	 * with the message as its reason ("agent failed: ..."); the run goes on.
+	 * CUA_E_INTERRUPTED says the agent was stopped from outside (its process
+	 * died of SIGINT, SIGTERM or SIGHUP: Ctrl-C reaches the whole process group,
+	 * Slurm signals every process of a job), which ends the episode
+	 * "interrupted", for a resume to redo. A reply without code is not an error:
+	 * return CUA_OK with code NULL and a note (the engine feeds the note back as
+	 * the next observation). */
 	enum cua_status (*propose)(void *agent, void *episode,
 	                           const struct cua_observation *obs,
 	                           struct cua_action *act, char *err, size_t errlen);

@@ -391,8 +391,11 @@ static void run_episode(struct run *r, const struct cua_task *t, int slot,
 		st = ai->propose(r->agent, aep, &obs, &act, err, sizeof(err));
 		if (st != CUA_OK) {
 			/* a stop signal reaches the agent too (Slurm signals every
-			 * process of the job): its death is then the interruption */
-			snprintf(reason, sizeof(reason), interrupted ? "interrupted"
+			 * process of the job, Ctrl-C the process group): its death is
+			 * then the interruption, whether or not our own handler has run
+			 * yet (the agent may die first: it said 'agent failed' then) */
+			snprintf(reason, sizeof(reason),
+			         interrupted || st == CUA_E_INTERRUPTED ? "interrupted"
 			         : "agent failed: %.480s", err);
 			free(observation);
 			cua_action_clear(&act);

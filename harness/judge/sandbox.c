@@ -96,6 +96,8 @@ const char *cua_signal_desc(int sig)
 	case SIGXFSZ: return "SIGXFSZ (file size limit)";
 	case SIGILL: return "SIGILL (illegal instruction)";
 	case SIGTERM: return "SIGTERM (terminated)";
+	case SIGINT: return "SIGINT (interrupted)";
+	case SIGHUP: return "SIGHUP (hangup)";
 	case SIGPIPE: return "SIGPIPE (broken pipe)";
 	case SIGTRAP: return "SIGTRAP (trace trap)";
 	case SIGSYS: return "SIGSYS (bad system call)";
