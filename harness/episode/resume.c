@@ -158,9 +158,9 @@ static enum cua_status prior_base(void *ctx, const cJSON *j, const struct cua_re
 		cua_eval_clear(&e);
 		return cua_results_line_err(at, err, errlen, "eval: %s", why);
 	}
-	int k = 0;
-	while (k < p->base.n_base && strcmp(p->base.base[k].subject, e.subject))
-		k++;
+	int k = cua_report_find(&p->base, e.subject);
+	if (k < 0)
+		k = p->base.n_base;
 	if (k == (int)CUA_ARRAY_LEN(p->base.base)) {
 		cua_eval_clear(&e);
 		return cua_results_line_err(at, err, errlen, "more than %d baselines for %s",

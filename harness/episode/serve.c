@@ -289,10 +289,7 @@ static void prior_base(struct server *s, const cJSON *j, void *ctx)
 	struct cua_eval e;
 	if (cua_eval_from_json(cJSON_GetObjectItemCaseSensitive(j, "eval"), &e, NULL, 0) != CUA_OK)
 		return;
-	bool again = false;
-	for (int i = 0; r && i < r->n_base; i++)
-		again |= !strcmp(r->base[i].subject, e.subject);
-	if (!r || again || r->n_base >= (int)CUA_ARRAY_LEN(r->base)) {
+	if (!r || cua_report_find(r, e.subject) >= 0 || r->n_base >= (int)CUA_ARRAY_LEN(r->base)) {
 		/* a later measurement of the same task replaces the earlier one */
 		if (r) {
 			cua_report_clear(r);

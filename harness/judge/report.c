@@ -149,22 +149,22 @@ cJSON *cua_report_to_json(const struct cua_report *r)
 	return o;
 }
 
-static bool report_has(const struct cua_report *r, const char *subject)
+int cua_report_find(const struct cua_report *r, const char *subject)
 {
 	for (int i = 0; i < r->n_base; i++)
 		if (!strcmp(r->base[i].subject, subject))
-			return true;
-	return false;
+			return i;
+	return -1;
 }
 
 bool cua_report_complete(const struct cua_task *t, const struct cua_report *r,
                          const char *root, const char *gpu, char *missing, size_t len)
 {
 	const char *gone = NULL;
-	if (!report_has(r, "nvcc"))
+	if (cua_report_find(r, "nvcc") < 0)
 		gone = "nvcc";
 	for (int i = 0; !gone && i < t->n_baselines; i++)
-		if (!report_has(r, t->baselines[i]))
+		if (cua_report_find(r, t->baselines[i]) < 0)
 			gone = t->baselines[i];
 	struct cua_report torch;
 	memset(&torch, 0, sizeof(torch));
@@ -172,7 +172,7 @@ bool cua_report_complete(const struct cua_task *t, const struct cua_report *r,
 	if (!gone && gpu && gpu[0])
 		cua_report_import_torch(root, gpu, &torch);
 	for (int i = 0; !gone && i < torch.n_base; i++)
-		if (!report_has(r, torch.base[i].subject))
+		if (cua_report_find(r, torch.base[i].subject) < 0)
 			gone = torch.base[i].subject;
 	snprintf(missing, len, "%s", gone ? gone : "");
 	bool complete = !gone;

@@ -34,6 +34,9 @@ struct cJSON *cua_report_to_json(const struct cua_report *r);
  * Missing file or task: nothing added. */
 void cua_report_import_torch(const char *root, const char *gpu, struct cua_report *r);
 
+/* The index of r's baseline of that subject ("nvcc", "cudnn/relu"), or -1. */
+int cua_report_find(const struct cua_report *r, const char *subject);
+
 /* Whether r holds every baseline cua_report_run makes for task t on GPU `gpu`
  * (the reference, each library baseline, the torch figures root's file has for
  * it); if not, the first one missing is named in missing. A run killed between
