@@ -115,6 +115,22 @@ char *cua_env_pair(const char *k, const char *v);
  * own process never initialises CUDA). */
 bool cua_have_gpu(void);
 
+/* Text from outside (a candidate's source or messages, an agent's reply, the
+ * compiler's log, an HTTP body) is data. cua_utf8_valid: whether s[0..len) is
+ * well-formed UTF-8 (RFC 3629: no overlong forms, no surrogates, nothing above
+ * U+10FFFF; NUL bytes are refused too, since no C string holds them).
+ * cua_utf8_clean: a heap copy that is: each byte of an ill-formed sequence
+ * becomes U+FFFD and each NUL is dropped; *out_len (may be NULL) excludes the
+ * terminating NUL. Every string the harness stores or sends as JSON that came
+ * from outside goes through it, so results files and replies stay valid UTF-8. */
+bool cua_utf8_valid(const char *s, size_t len);
+char *cua_utf8_clean(const char *s, size_t len, size_t *out_len);
+
+/* The largest shared object a build may write and the judge will stage: one
+ * number for both, so an object over it is the build's compile_error naming
+ * this limit (never the judge's harness_error), and nothing over it is cached. */
+#define CUA_OBJECT_MAX ((size_t)512 << 20)
+
 /* Lower-case hex of n bytes: 2n digits and a NUL in out. */
 void cua_hex(const void *bytes, size_t n, char *out);
 /* SHA-256 of a buffer as 64 lowercase hex chars + NUL. */

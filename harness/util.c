@@ -364,3 +364,73 @@ char *cua_env_pair(const char *k, const char *v)
 	memcpy(s + kl + 1, v, vl + 1);
 	return s;
 }
+
+/* Length of the well-formed UTF-8 sequence at s (n bytes left), or 0 when the
+ * bytes there are not one (RFC 3629 table 3-7). */
+static size_t utf8_seq(const unsigned char *s, size_t n)
+{
+	unsigned char c = s[0];
+	if (c == 0)
+		return 0;
+	if (c < 0x80)
+		return 1;
+	size_t len;
+	unsigned char lo = 0x80, hi = 0xbf;
+	if (c >= 0xc2 && c <= 0xdf)
+		len = 2;
+	else if (c >= 0xe0 && c <= 0xef) {
+		len = 3;
+		if (c == 0xe0)
+			lo = 0xa0;   /* no overlong forms */
+		else if (c == 0xed)
+			hi = 0x9f;   /* no surrogates */
+	} else if (c >= 0xf0 && c <= 0xf4) {
+		len = 4;
+		if (c == 0xf0)
+			lo = 0x90;
+		else if (c == 0xf4)
+			hi = 0x8f;   /* nothing above U+10FFFF */
+	} else
+		return 0;
+	if (n < len || s[1] < lo || s[1] > hi)
+		return 0;
+	for (size_t i = 2; i < len; i++)
+		if (s[i] < 0x80 || s[i] > 0xbf)
+			return 0;
+	return len;
+}
+
+bool cua_utf8_valid(const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	for (size_t i = 0; i < len;) {
+		size_t k = utf8_seq(p + i, len - i);
+		if (!k)
+			return false;
+		i += k;
+	}
+	return true;
+}
+
+char *cua_utf8_clean(const char *s, size_t len, size_t *out_len)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	/* worst case: every byte becomes the three bytes of U+FFFD */
+	char *out = cua_xmalloc(3 * len + 1), *o = out;
+	for (size_t i = 0; i < len;) {
+		size_t k = utf8_seq(p + i, len - i);
+		if (k) {
+			memcpy(o, p + i, k);
+			o += k;
+			i += k;
+		} else {
+			if (p[i])
+				o += sprintf(o, "\xef\xbf\xbd");
+			i++;
+		}
+	}
+	*o = '\0';
+	if (out_len)
+		*out_len = (size_t)(o - out);
+	return out;
+}
