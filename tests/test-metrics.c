@@ -92,6 +92,49 @@ Test(metrics, the_weighting_holds_through_a_fixture_run)
 	cua_results_free(run);
 }
 
+Test(metrics, the_extra_set_is_scored_but_counts_in_no_level_and_not_in_overall)
+{
+	/* extra-set: weighted's ten level tasks plus X/001 (100x), X/002 (50x) and
+	 * X/003 (fails), level 0 on their lines; weighted's L1/004-d is a 91-character
+	 * id. Every group must be weighted's. */
+	struct cua_results *run = load("extra-set");
+	struct cua_score_opts o;
+	struct cua_scores s;
+	cua_score_opts_init(&o);
+	cr_assert(cua_score_opts_baselines(&o, "torch-eager,torch-compile", NULL, 0));
+	o.resamples = 0;
+	cua_scores_compute(run, &o, &s);
+	cr_expect_eq(s.n_tasks, 13, "the 91-character id is one task, not one per line");
+	cr_assert_eq(s.n_levels, 3, "no group for the extra set");
+	static const double gm_compile[] = {1.87, 2.80, 1.52};
+	static const int n[] = {4, 4, 2}, ok[] = {2, 4, 1};
+	for (int l = 0; l < 3; l++) {
+		const struct cua_group *g = cua_scores_level(&s, l + 1);
+		cr_assert_not_null(g);
+		cr_expect_eq(g->n, n[l], "L%d", l + 1);
+		cr_expect_eq(g->n_correct, ok[l], "L%d", l + 1);
+		cr_expect_float_eq(g->v.geomean[1], gm_compile[l], 1e-9, "L%d", l + 1);
+	}
+	cr_expect_null(cua_scores_level(&s, 0));
+	cr_expect_eq(s.overall.n, 10);
+	cr_expect_float_eq(s.overall.v.pass, 0.7, EPS);
+	cr_expect(fabs(s.overall.v.geomean[1] - 2.108) < 5e-4, "got %.4f", s.overall.v.geomean[1]);
+	int extra = 0;
+	for (int i = 0; i < s.n_tasks; i++) {
+		if (strncmp(s.tasks[i].id, "X/", 2))
+			continue;
+		extra++;
+		cr_expect_eq(s.tasks[i].level, 0, "%s", s.tasks[i].id);
+		cr_expect_eq(s.tasks[i].correct, strcmp(s.tasks[i].id, "X/003-c") != 0, "%s",
+		             s.tasks[i].id);
+	}
+	cr_expect_eq(extra, 3, "the extra set's tasks are scored one by one");
+	cr_expect_not_null(cua_results_find(run, "L1/075-conv-transposed-2d-asymmetric-input-"
+	                                         "asymmetric-kernel-strided-grouped-padded-dilated"));
+	cua_scores_clear(&s);
+	cua_results_free(run);
+}
+
 /* ---- every metric on the basic run --------------------------------------------------- */
 
 Test(metrics, every_metric_of_the_basic_run_matches_the_hand_computed_value)

@@ -73,6 +73,27 @@ Test(table, the_paper_check_row_reads_2_60_and_2_11_overall)
 	free(got);
 }
 
+Test(table, the_extra_set_leaves_every_level_column_and_overall_as_without_it)
+{
+	int status;
+	char *got = cuarena("table tests/data/results/extra-set --baselines "
+	                    "torch-eager,torch-compile --primary torch-compile", &status);
+	cr_expect_eq(status, 0);
+	cr_expect(strstr(got, "| Agent | Version | Overall | L1 | L2 | L3 |\n") != NULL,
+	          "no column for X: %s", got);
+	cr_expect(strstr(got, "| cuda-agent | paper | 70.0 / 70.0 / 70.0 / 2.60 / 2.11 | "
+	                      "50.0 / 50.0 / 50.0 / 2.48 / 1.87 | "
+	                      "100.0 / 100.0 / 100.0 / 3.27 / 2.80 | "
+	                      "50.0 / 50.0 / 50.0 / 1.80 / 1.52 |") != NULL, "%s", got);
+	free(got);
+	got = cuarena("table tests/data/results/extra-set --layout kernelbench", &status);
+	cr_expect_eq(status, 0);
+	cr_expect(strstr(got, "| Overall | 10 |") != NULL, "%s", got);
+	cr_expect(strstr(got, "| L1 | 4 |") != NULL, "%s", got);
+	cr_expect(strstr(got, "| L? |") == NULL, "%s", got);
+	free(got);
+}
+
 Test(table, levels_absent_from_every_run_are_omitted)
 {
 	int status;

@@ -117,6 +117,9 @@ Test(task, loads_every_field_of_a_valid_task)
 	cr_expect_str_eq(t->baselines[0], "cublas/thing");
 	cr_assert_eq(t->n_libraries, 1);
 	cr_expect_str_eq(t->libraries[0], "cublas");
+	cr_expect_str_eq(t->source_version, "v0.1");
+	cr_expect_str_eq(t->source_file, "level1/1_Thing_.py");
+	cr_expect_eq(t->source_problem, 1);
 	cua_task_free(t);
 }
 
@@ -162,6 +165,8 @@ Test(task, the_control_task_of_the_malformed_set_loads)
 	cr_expect_eq(t->precision, CUA_PREC_FP32_STRICT);
 	cr_expect_null(t->torch);
 	cr_expect_eq(t->n_libraries, 0);
+	cr_expect_null(t->source_file, "no source: not a KernelBench problem");
+	cr_expect_null(t->source_version);
 	cua_task_free(t);
 }
 
@@ -169,7 +174,7 @@ Test(task, the_control_task_of_the_malformed_set_loads)
  * arrays, since pointers into this one would not be valid there. */
 struct bad_case {
 	char folder[32];              /* under bad/tasks/L1/ */
-	char msg[96];                 /* expected after "<folder>/task.json: " */
+	char msg[112];                /* expected after "<folder>/task.json: " */
 };
 
 ParameterizedTestParameters(task, rejects_malformed_task_json_naming_file_and_field)
@@ -209,7 +214,18 @@ ParameterizedTestParameters(task, rejects_malformed_task_json_naming_file_and_fi
 		{"init-extra-key", "inputs[0].init.low: unknown field"},
 		{"init-missing", "inputs[0].init: required field is missing"},
 		{"level-mismatch", "level: is 2 but the task folder is in 'L1' (expected 'L2')"},
-		{"level-out-of-range", "level: must be 1 to 9 (is 10)"},
+		{"level-out-of-range", "level: must be 1 to 9, or 0 for the extra set (tasks/X/) "
+		                       "(is 10)"},
+		{"level-zero-outside-x", "level: is 0 but the task folder is in 'L1' (expected 'X')"},
+		{"source-not-object", "source: must be an object"},
+		{"source-missing-file", "source.file: required field is missing"},
+		{"source-unknown-key", "source.url: unknown field"},
+		{"source-bad-version", "source.kernelbench: 'v0.1 beta' is not a version label"},
+		{"source-bad-file", "source.file: 'level1/ReLU.py' is not a KernelBench problem "
+		                    "file"},
+		{"source-wrong-level", "source.file: is a level 2 problem but the task is level 1"},
+		{"source-wrong-number", "source.file: is problem 19 but the task folder is "
+		                        "'source-wrong-number' (task NNN is problem NNN)"},
 		{"non-int-param", "flops: column 1: param 'slope' is not an integer (0.01)"},
 		{"division-by-zero", "bytes: column 6: division by zero (shape set 'odd')"},
 		{"overflow", "flops: column 8: overflow in '*' (shape set 'timed')"},
@@ -329,11 +345,12 @@ Test(catalogue, loads_every_task_sorted_by_id_and_ignores_common)
 	char err[CUA_ERR_LEN] = "";
 	struct cua_catalogue cat;
 	static const char *const ids[] = {"L1/001-thing", "L1/020-relu", "L2/001-thing",
-	                                  "L2/007-relu"};
+	                                  "L2/007-relu", "X/007-add"};
 	cr_assert_eq(cua_catalogue_load(fixture("good"), &cat, err, sizeof(err)), CUA_OK, "%s", err);
-	cr_assert_eq(cat.n, 4, "099-draft has no task.json; common/ is not a level");
-	for (int i = 0; i < 4; i++)
+	cr_assert_eq(cat.n, 5, "099-draft has no task.json; common/ is not a level");
+	for (int i = 0; i < 5; i++)
 		cr_expect_str_eq(cat.tasks[i]->id, ids[i]);
+	cr_expect_eq(cat.tasks[4]->level, 0, "the extra set is in no level");
 	cr_expect_eq(cat.n_bad, 0);
 	cr_expect_null(cat.errors);
 	cr_expect_eq(strlen(cat.hash), 64);
@@ -430,6 +447,105 @@ Test(catalogue, hash_changes_when_any_file_under_tasks_changes)
 	tmp_remove();
 }
 
+/* A catalogue root in a fresh tmp holding tasks/L1/019-relu (the good
+ * fixture's ReLU); returns the root. */
+static const char *relu_root(void)
+{
+	const char *dir = fresh_tmp();
+	char *task = read_text(fixture("good/tasks/L1/020-relu/task.json"));
+	write_text(dir, "tasks/L1/019-relu/task.json", task);
+	write_text(dir, "tasks/common/naive.cuh", "// v1\n");
+	free(task);
+	return dir;
+}
+
+static void task_hash_of(const char *root_dir, char out[65])
+{
+	char err[CUA_ERR_LEN] = "";
+	struct cua_catalogue cat;
+	cr_assert_eq(cua_catalogue_load(root_dir, &cat, err, sizeof(err)), CUA_OK, "%s", err);
+	cr_assert_eq(cat.n, 1);
+	cr_assert_eq(cua_catalogue_task_hash(cat.tasks[0], out, err, sizeof(err)), CUA_OK, "%s",
+	             err);
+	cua_catalogue_clear(&cat);
+}
+
+Test(catalogue, a_task_hash_covers_the_task_folder_and_nothing_else)
+{
+	char h0[65], h1[65], want[65];
+	const char *dir = relu_root();
+	char *task = read_text(fixture("good/tasks/L1/020-relu/task.json"));
+	size_t n = strlen("task.json") + 1 + strlen(task);
+	char *stream = malloc(n);
+	memcpy(stream, "task.json", 10);
+	memcpy(stream + 10, task, strlen(task));
+	cua_sha256_hex(stream, n, want);
+	task_hash_of(dir, h0);
+	cr_expect_str_eq(h0, want, "path, NUL, contents, as the catalogue hash");
+
+	write_text(dir, "tasks/common/naive.cuh", "// v2\n");
+	task_hash_of(dir, h1);
+	cr_expect_str_eq(h1, h0, "a file outside the folder is not the task's");
+	write_text(dir, "tasks/L1/019-relu/reference.cu", "// new\n");
+	task_hash_of(dir, h1);
+	cr_expect_str_neq(h1, h0, "a file added to the folder changes it");
+	free(stream);
+	free(task);
+	tmp_remove();
+}
+
+/* `cuarena catalogue --selftest FILE` of root_dir; the selftest file holds one
+ * entry for L1/019-relu with an nvcc time of 1.234 ms and task_hash `hash`
+ * (NULL: no task_hash field, as before the field existed). */
+static char *catalogue_page(const char *root_dir, const char *hash)
+{
+	char path[4096], text[1024], args[8192];
+	int status;
+	snprintf(text, sizeof(text),
+	         "{\"schema\": 1, \"tasks\": [{\"id\": \"L1/019-relu\", %s%s%s \"ok\": true, "
+	         "\"baselines\": [{\"subject\": \"nvcc\", \"verdict\": \"ok\", "
+	         "\"median_ms\": 1.234, \"pct_sol\": 50}]}]}\n",
+	         hash ? "\"task_hash\": \"" : "", hash ? hash : "", hash ? "\"," : "");
+	snprintf(path, sizeof(path), "%s/selftest.json", root_dir);
+	write_text(root_dir, "selftest.json", text);
+	snprintf(args, sizeof(args), "--root '%s' catalogue --selftest '%s'", root_dir, path);
+	char *out = run_cuarena(args, &status);
+	cr_expect_eq(status, 0, "%s", out);
+	return out;
+}
+
+Test(catalogue, the_page_shows_a_selftest_figure_only_for_the_task_it_was_measured_on)
+{
+	char h[65];
+	const char *dir = relu_root();
+	task_hash_of(dir, h);
+
+	char *out = catalogue_page(dir, h);
+	cr_expect(strstr(out, "| L1/019-relu | ReLU |") != NULL, "%s", out);
+	cr_expect(strstr(out, "nvcc 1.234") != NULL, "the entry of this task counts: %s", out);
+	free(out);
+
+	out = catalogue_page(dir, NULL);
+	cr_expect(strstr(out, "nvcc 1.234") == NULL, "an entry without a task hash: %s", out);
+	cr_expect(strstr(out, "not measured") != NULL, "%s", out);
+	free(out);
+
+	char *task = read_text(fixture("good/tasks/L1/020-relu/task.json"));
+	char *changed = strdup(task);
+	char *d = strstr(changed, "196608");
+	cr_assert_not_null(d);
+	memcpy(d, "393216", 6);          /* KernelBench's width: another task */
+	write_text(dir, "tasks/L1/019-relu/task.json", changed);
+	out = catalogue_page(dir, h);
+	cr_expect(strstr(out, "nvcc 1.234") == NULL, "measured before the task changed: %s",
+	          out);
+	cr_expect(strstr(out, "not measured") != NULL, "%s", out);
+	free(out);
+	free(changed);
+	free(task);
+	tmp_remove();
+}
+
 struct find_case {
 	char name[16];
 	char id[16];                   /* "": not found or ambiguous */
@@ -455,6 +571,13 @@ ParameterizedTestParameters(catalogue, finds_a_task_by_id_folder_slug_or_number)
 		{"L2/1", "L2/001-thing", ""},
 		{"L2/001", "L2/001-thing", ""},
 		{"L1/7", "", "no task 'L1/7'"},
+		/* the extra set: by its id, folder, slug or "X/<n>"; a bare number never */
+		{"X/007-add", "X/007-add", ""},
+		{"007-add", "X/007-add", ""},
+		{"add", "X/007-add", ""},
+		{"X/7", "X/007-add", ""},
+		{"x/007", "X/007-add", ""},
+		{"X/1", "", "no task 'X/1'"},
 		{"21", "", "no task '21'"},
 		{"L3/001-thing", "", "no task 'L3/001-thing'"},
 		{"rel", "", "no task 'rel'"},

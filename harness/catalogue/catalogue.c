@@ -1,5 +1,6 @@
-/* catalogue.c — the catalogue of tasks under root/tasks/L<level>/: the scan,
- * the hash of the tree and finding a task by name. */
+/* catalogue.c — the catalogue of tasks under root/tasks/L<level>/ and the
+ * extra set root/tasks/X/: the scan, the hash of the tree (and of one task's
+ * folder) and finding a task by name. */
 #include "catalogue/catalogue.h"
 #include "catalogue/loader.h"
 
@@ -152,9 +153,11 @@ out:
 	return rc;
 }
 
-/* "L" followed by digits only. */
+/* "L" followed by digits only, or the extra set's folder. */
 static bool is_level_dir(const char *name)
 {
+	if (!strcmp(name, CUA_EXTRA_SET))
+		return true;
 	if (name[0] != 'L' || !name[1])
 		return false;
 	for (const char *p = name + 1; *p; p++)
@@ -268,6 +271,13 @@ void cua_catalogue_clear(struct cua_catalogue *cat)
 	memset(cat, 0, sizeof(*cat));
 }
 
+enum cua_status cua_catalogue_task_hash(const struct cua_task *t, char out[65], char *err,
+                                        size_t errlen)
+{
+	out[0] = '\0';
+	return hash_tree(t->dir, out, err, errlen);
+}
+
 /* The folder of a task id: "020-relu" of "L1/020-relu". */
 static const char *task_folder(const struct cua_task *t)
 {
@@ -306,13 +316,17 @@ static bool matches(const struct cua_task *t, const char *name, enum match_by by
 	case BY_SLUG:
 		return strcmp(slug, name) == 0;
 	case BY_NUMBER: {
-		/* "L2/21" or "L2/021": that level's task; a bare number: any level's
-		 * (cua_catalogue_find prefers the lowest) */
-		int level = 0;
+		/* "L2/21" or "L2/021": that level's task; "X/3": the extra set's; a
+		 * bare number: any level's (cua_catalogue_find prefers the lowest),
+		 * never the extra set's */
+		int level = -1;
 		const char *p = name;
 		if ((p[0] == 'L' || p[0] == 'l') && isdigit((unsigned char)p[1]) && p[2] == '/') {
 			level = p[1] - '0';
 			p += 3;
+		} else if ((p[0] == 'X' || p[0] == 'x') && p[1] == '/') {
+			level = 0;
+			p += 2;
 		}
 		const char *digits = p;
 		for (; *p; p++) {
@@ -320,7 +334,8 @@ static bool matches(const struct cua_task *t, const char *name, enum match_by by
 				return false;
 			want = want * 10 + (*p - '0');
 		}
-		return *digits && number >= 0 && number == want && (!level || t->level == level);
+		return *digits && number >= 0 && number == want &&
+		       (level < 0 ? t->level > 0 : t->level == level);
 	}
 	default:
 		return false;

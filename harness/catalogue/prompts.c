@@ -182,6 +182,9 @@ char *cua_prompts_render(const struct cua_task *t, const char *root)
 	char path[CUA_PATH_BUF], *src = NULL;
 
 	cua_buf_printf(&b, "# Task %s: %s\n\n%s\n\n", t->id, t->title, t->description);
+	if (t->source_file)
+		cua_buf_printf(&b, "Source: KernelBench %s, KernelBench/%s.\n\n", t->source_version,
+		               t->source_file);
 	cua_buf_printf(&b, "## Tensors\n");
 	for (int i = 0; i < t->n_inputs; i++) {
 		const struct cua_tensor_spec *s = &t->inputs[i];

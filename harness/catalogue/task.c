@@ -436,13 +436,95 @@ static enum cua_status load_memory(struct cua_loader *ld, const cJSON *root)
 	return CUA_OK;
 }
 
+/* A version label: 1 to 40 characters of [A-Za-z0-9._-] ("v0.1", a commit). */
+static bool is_version(const char *s)
+{
+	size_t n = strlen(s);
+	if (n < 1 || n > 40)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!(isalnum((unsigned char)s[i]) || s[i] == '.' || s[i] == '_' || s[i] == '-'))
+			return false;
+	return true;
+}
+
+/* Parses "level<L>/<N>_<Name>.py" (KernelBench's file names: N and L decimal,
+ * Name of [A-Za-z0-9_]); false when file is not of that form. */
+static bool parse_kernelbench_file(const char *file, int *level, int *number)
+{
+	const char *p = file;
+	long l = 0, n = 0;
+	if (strncmp(p, "level", 5) != 0)
+		return false;
+	p += 5;
+	if (!isdigit((unsigned char)*p))
+		return false;
+	for (; isdigit((unsigned char)*p) && l < 1000; p++)
+		l = l * 10 + (*p - '0');
+	if (*p++ != '/' || !isdigit((unsigned char)*p))
+		return false;
+	for (; isdigit((unsigned char)*p) && n < 100000; p++)
+		n = n * 10 + (*p - '0');
+	if (*p++ != '_')
+		return false;
+	const char *name = p;
+	while (isalnum((unsigned char)*p) || *p == '_')
+		p++;
+	if (p == name || strcmp(p, ".py") != 0)
+		return false;
+	*level = (int)l;
+	*number = (int)n;
+	return true;
+}
+
+/* source: {"kernelbench": VERSION, "file": "level<L>/<N>_<Name>.py"}, the
+ * KernelBench problem this task is. L must be the task's level; N is checked
+ * against the folder's number in check_place (task NNN is problem NNN). */
+static enum cua_status load_source(struct cua_loader *ld, const cJSON *root)
+{
+	static const char *const keys[] = {"kernelbench", "file", NULL};
+	struct cua_task *t = ld->t;
+	char s[CUA_SHOWN_LEN + 1];
+	const char *version, *file;
+	const cJSON *src;
+	int level, number;
+	enum cua_status rc = cua_loader_member(ld, root, NULL, "source", false, &src);
+	if (rc != CUA_OK || !src)
+		return rc;
+	if (!cJSON_IsObject(src))
+		return cua_loader_fail(ld, "source", "must be an object {\"kernelbench\": VERSION, "
+		                       "\"file\": \"level<L>/<N>_<Name>.py\"}");
+	if ((rc = cua_loader_check_keys(ld, src, "source", keys)) != CUA_OK ||
+	    (rc = cua_loader_get_string(ld, src, "source", "kernelbench", true, &version)) != CUA_OK ||
+	    (rc = cua_loader_get_string(ld, src, "source", "file", true, &file)) != CUA_OK)
+		return rc;
+	if (!is_version(version))
+		return cua_loader_fail(ld, "source.kernelbench", "'%s' is not a version label "
+		                       "(1 to 40 characters of [A-Za-z0-9._-], e.g. v0.1)",
+		                       cua_loader_shown(version, s, sizeof(s)));
+	if (!parse_kernelbench_file(file, &level, &number))
+		return cua_loader_fail(ld, "source.file", "'%s' is not a KernelBench problem file "
+		                       "\"level<L>/<N>_<Name>.py\"",
+		                       cua_loader_shown(file, s, sizeof(s)));
+	if (level != t->level && t->level == 0)
+		return cua_loader_fail(ld, "source.file", "is a level %d problem but the task is in "
+		                       "the extra set " CUA_EXTRA_SET, level);
+	if (level != t->level)
+		return cua_loader_fail(ld, "source.file", "is a level %d problem but the task is "
+		                       "level %d", level, t->level);
+	t->source_version = cua_xstrdup(version);
+	t->source_file = cua_xstrdup(file);
+	t->source_problem = number;
+	return CUA_OK;
+}
+
 /* Every field of task.json into ld->t, each checked on its own. */
 static enum cua_status load_fields(struct cua_loader *ld, const cJSON *root)
 {
 	static const char *const keys[] = {
 		"title", "level", "description", "params", "inputs", "outputs", "shapes",
 		"precision", "tolerance", "flops", "bytes", "sol", "baselines",
-		"libraries", "torch", "memory_mb", NULL,
+		"libraries", "torch", "memory_mb", "source", NULL,
 	};
 	struct cua_task *t = ld->t;
 	char s[CUA_SHOWN_LEN + 1];
@@ -458,8 +540,9 @@ static enum cua_status load_fields(struct cua_loader *ld, const cJSON *root)
 		return cua_loader_fail(ld, "title", "must be one line");
 	if ((rc = cua_loader_get_integer(ld, root, NULL, "level", &level)) != CUA_OK)
 		return rc;
-	if (level < 1 || level > 9)
-		return cua_loader_fail(ld, "level", "must be 1 to 9 (is %g)", level);
+	if (level < 0 || level > 9)
+		return cua_loader_fail(ld, "level", "must be 1 to 9, or 0 for the extra set "
+		                       "(tasks/" CUA_EXTRA_SET "/) (is %g)", level);
 	t->level = (int)level;
 	if ((rc = cua_loader_dup_string(ld, root, "description", true,
 	                                &t->description)) != CUA_OK ||
@@ -494,7 +577,8 @@ static enum cua_status load_fields(struct cua_loader *ld, const cJSON *root)
 	    (rc = load_baselines(ld, root)) != CUA_OK ||
 	    (rc = load_libraries(ld, root)) != CUA_OK ||
 	    (rc = cua_loader_dup_string(ld, root, "torch", false, &t->torch)) != CUA_OK ||
-	    (rc = load_memory(ld, root)) != CUA_OK)
+	    (rc = load_memory(ld, root)) != CUA_OK ||
+	    (rc = load_source(ld, root)) != CUA_OK)
 		return rc;
 	return CUA_OK;
 }
@@ -519,12 +603,33 @@ static enum cua_status check_place(struct cua_loader *ld, const char *abs)
 	const char *folder = parts[0] ? parts[0] : root;
 	const char *parent = parts[1] ? parts[1] : "";
 
-	snprintf(level_dir, sizeof(level_dir), "L%d", t->level);
+	if (t->level)
+		snprintf(level_dir, sizeof(level_dir), "L%d", t->level);
+	else
+		snprintf(level_dir, sizeof(level_dir), "%s", CUA_EXTRA_SET);
 	if (strcmp(parent, level_dir) != 0) {
 		rc = cua_loader_fail(ld, "level",
 		                     "is %d but the task folder is in '%s' (expected '%s')",
 		                     t->level, cua_loader_shown(parent, s, sizeof(s)), level_dir);
 		goto out;
+	}
+	if (strlen(level_dir) + 1 + strlen(folder) > CUA_TASK_ID_MAX) {
+		rc = cua_loader_fail(ld, "level", "the id %s/%s is longer than %d characters",
+		                     level_dir, cua_loader_shown(folder, s, sizeof(s)),
+		                     CUA_TASK_ID_MAX);
+		goto out;
+	}
+	if (t->source_file) {
+		long number = -1;
+		if (isdigit((unsigned char)folder[0]))
+			number = strtol(folder, NULL, 10);
+		if (number != t->source_problem) {
+			rc = cua_loader_fail(ld, "source.file",
+			                     "is problem %d but the task folder is '%s' (task NNN "
+			                     "is problem NNN)", t->source_problem,
+			                     cua_loader_shown(folder, s, sizeof(s)));
+			goto out;
+		}
 	}
 	t->id = cua_loader_strf("%s/%s", level_dir, folder);
 	if (!parts[2])
@@ -751,6 +856,8 @@ void cua_task_free(struct cua_task *t)
 	free(t->title);
 	free(t->description);
 	free(t->torch);
+	free(t->source_version);
+	free(t->source_file);
 	free_specs(t->inputs, t->n_inputs);
 	free_specs(t->outputs, t->n_outputs);
 	free(t->flops);

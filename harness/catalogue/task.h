@@ -18,6 +18,8 @@
 #define CUA_SEG_NAME_LEN 96   /* "layer4.22.downsample.1.running_mean" and longer */
 #define CUA_SEG_ALIGN 64      /* elements: every segment starts at a multiple (256 B of f32) */
 #define CUA_MAX_REPEAT_DEPTH 4
+#define CUA_TASK_ID_MAX 120   /* longest id: "L1/075-conv-transposed-2d-…-dilated" is 91 */
+#define CUA_EXTRA_SET "X"     /* tasks/X/: tasks outside every level (level 0) */
 
 /* Input distributions; the generator is in harness/rng.h. */
 enum cua_dist {
@@ -86,9 +88,9 @@ struct cua_param {
 };
 
 struct cua_task {
-	char *id;                    /* "L1/020-relu": level dir + folder name */
+	char *id;                    /* "L1/019-relu": level dir + folder name; "X/001-…" */
 	char *dir;                   /* folder path as given to the loader */
-	int level;
+	int level;                   /* 1..9; 0 = the extra set (tasks/X/), in no level */
 	char *title;
 	char *description;
 	char *torch;                 /* cross-validation expression (optional) */
@@ -113,6 +115,10 @@ struct cua_task {
 	int64_t memory_mb;           /* peak device memory of one evaluation, the judge's
 	                              * copies included (MiB); 0 = not stated (required
 	                              * from Level 3 and for any layered input) */
+	/* "source": the KernelBench problem the task is; all NULL/0 when absent */
+	char *source_version;        /* "v0.1": the KernelBench release (or commit) followed */
+	char *source_file;           /* "level1/19_ReLU.py", under KernelBench/ in its repo */
+	int source_problem;          /* 19: the file's number, which is the task's */
 };
 
 /* Loads dir/task.json (dir = a task folder). On failure *out is NULL and err

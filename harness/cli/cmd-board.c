@@ -23,7 +23,7 @@ struct board {
 	int n;
 	struct entry *e;          /* sorted by GeoMean vs nvcc, best first */
 	int n_tasks;
-	char (*tasks)[64];        /* every task any run mentions, sorted */
+	char (*tasks)[128];       /* every task any run mentions, sorted (ids as results.h) */
 };
 
 /* ---- building the board ------------------------------------------------------------ */

@@ -35,13 +35,24 @@ static void human(double v, const char *unit, char *buf, size_t len)
 	snprintf(buf, len, "%.3g %s%s", v, pre[k], unit);
 }
 
-static const cJSON *find_task(const cJSON *selftest, const char *id)
+/* An entry describes the task only when it records the hash of the task's
+ * folder as it is now (cua_catalogue_task_hash): one measured before the task
+ * changed, or one without a hash, reads as not measured. */
+static bool same_task(const cJSON *entry, const char *hash)
+{
+	const cJSON *h = cJSON_GetObjectItem(entry, "task_hash");
+	return cJSON_IsString(h) && !strcmp(h->valuestring, hash);
+}
+
+/* The selftest entry of task id (an array of {"id": …}), NULL if none is of
+ * the task as it is now. */
+static const cJSON *find_task(const cJSON *selftest, const char *id, const char *hash)
 {
 	const cJSON *t;
 	cJSON_ArrayForEach(t, cJSON_GetObjectItem(selftest, "tasks"))
 	{
 		const cJSON *tid = cJSON_GetObjectItem(t, "id");
-		if (cJSON_IsString(tid) && !strcmp(tid->valuestring, id))
+		if (cJSON_IsString(tid) && !strcmp(tid->valuestring, id) && same_task(t, hash))
 			return t;
 	}
 	return NULL;
@@ -60,21 +71,27 @@ static int by_name(const struct dirent **a, const struct dirent **b)
 	return strcmp((*a)->d_name, (*b)->d_name);
 }
 
+/* DEPARTURES.md or DEPARTURES-<part>.md. */
 static int departures(const struct dirent *d)
 {
 	size_t n = strlen(d->d_name);
-	return !strncmp(d->d_name, "DEPARTURES-", 11) && n > 14 &&
-	       !strcmp(d->d_name + n - 3, ".md");
+	return !strcmp(d->d_name, "DEPARTURES.md") ||
+	       (!strncmp(d->d_name, "DEPARTURES-", 11) && n > 14 &&
+	        !strcmp(d->d_name + n - 3, ".md"));
 }
 
 /* Each level's tasks/L<n>/NOTES.md (how its tasks were made: tolerances, inits,
- * memory) and its DEPARTURES-*.md (where its tasks differ from KernelBench, and
- * why), after the table, in level order, the departures by file name. */
+ * memory) and its DEPARTURES*.md (where its tasks differ from KernelBench, and
+ * why), after the table, in level order, the departures by file name; then the
+ * extra set's (tasks/X/). */
 static void print_notes(const char *root)
 {
-	for (int level = 1; level <= 9; level++) {
+	for (int level = 1; level <= 10; level++) {
 		char dir[CUA_PATH_LEN], path[CUA_PATH_BUF];
-		snprintf(dir, sizeof(dir), "%.4000s/tasks/L%d", root, level);
+		if (level <= 9)
+			snprintf(dir, sizeof(dir), "%.4000s/tasks/L%d", root, level);
+		else
+			snprintf(dir, sizeof(dir), "%.4000s/tasks/" CUA_EXTRA_SET, root);
 		snprintf(path, sizeof(path), "%s/NOTES.md", dir);
 		print_file(path);
 		struct dirent **list = NULL;
@@ -123,11 +140,14 @@ int cmd_catalogue(struct cua_cli *cli, int argc, char **argv)
 		printf("; torch figures imported from tools/torch_check.py (torch %s)",
 		       cJSON_IsString(v) ? v->valuestring : "?");
 	}
-	printf(". %d tasks; catalogue hash `%.16s…`.\n\n", cat.n, cat.hash);
+	printf(". %d tasks; catalogue hash `%.16s…`, catalogue version %d.\n\n", cat.n, cat.hash,
+	       CUA_CATALOGUE_VERSION);
 	printf("FLOPs and bytes are at the timed shape. Times are event medians in ms "
 	       "(L2 flushed before every sample); a baseline that failed the selftest shows "
 	       "its verdict instead; %%SOL is that of the fastest baseline measured here "
-	       "(imported torch figures have none).\n\n");
+	       "(imported torch figures have none). A figure is shown only when it was "
+	       "measured on the task as it is now (its entry records the hash of the task's "
+	       "folder); a task changed since reads \"not measured\".\n\n");
 	printf("| id | title | precision | FLOPs | bytes | baselines (ms) | %%SOL |\n");
 	printf("|---|---|---|---|---|---|---|\n");
 	for (int i = 0; i < cat.n; i++) {
@@ -144,7 +164,10 @@ int cmd_catalogue(struct cua_cli *cli, int argc, char **argv)
 			fputs(*c == '|' ? "\\|" : (char[]){*c, 0}, stdout);
 		printf(" | %s | %s | %s | ", cua_precision_name(t->precision), f, b);
 		double best = 0, best_sol = 0;
-		const cJSON *st_task = self ? find_task(self, t->id) : NULL;
+		char hash[65] = "";
+		if (cua_catalogue_task_hash(t, hash, err, sizeof(err)) != CUA_OK)
+			fprintf(stderr, "cuarena catalogue: %s\n", err);
+		const cJSON *st_task = self && hash[0] ? find_task(self, t->id, hash) : NULL;
 		const cJSON *bl;
 		bool any = false;
 		cJSON_ArrayForEach(bl, cJSON_GetObjectItem(st_task, "baselines"))
@@ -176,6 +199,8 @@ int cmd_catalogue(struct cua_cli *cli, int argc, char **argv)
 		const cJSON *tt = torch ? cJSON_GetObjectItem(cJSON_GetObjectItem(torch, "tasks"),
 		                                              t->id)
 		                        : NULL;
+		if (tt && !(hash[0] && same_task(tt, hash)))
+			tt = NULL;
 		const cJSON *eager = cJSON_GetObjectItem(tt, "eager_ms");
 		const cJSON *comp = cJSON_GetObjectItem(tt, "compile_ms");
 		if (cJSON_IsNumber(eager))

@@ -32,6 +32,7 @@ int cmd_list(struct cua_cli *cli, int argc, char **argv)
 	if (cli->json) {
 		cJSON *o = cJSON_CreateObject();
 		cJSON_AddStringToObject(o, "catalogue_hash", cat.hash);
+		cJSON_AddNumberToObject(o, "catalogue_version", CUA_CATALOGUE_VERSION);
 		cJSON *a = cJSON_AddArrayToObject(o, "tasks");
 		for (int i = 0; i < cat.n; i++) {
 			const struct cua_task *t = cat.tasks[i];
@@ -42,6 +43,11 @@ int cmd_list(struct cua_cli *cli, int argc, char **argv)
 			cJSON_AddNumberToObject(j, "level", t->level);
 			cJSON_AddStringToObject(j, "title", t->title);
 			cJSON_AddStringToObject(j, "precision", cua_precision_name(t->precision));
+			if (t->source_file) {
+				cJSON *src = cJSON_AddObjectToObject(j, "source");
+				cJSON_AddStringToObject(src, "kernelbench", t->source_version);
+				cJSON_AddStringToObject(src, "file", t->source_file);
+			}
 			/* at the timed shape, as a run's baselines.jsonl records them */
 			double flops, bytes;
 			cua_results_task_work(t, &flops, &bytes);

@@ -301,6 +301,7 @@ int cmd_selftest(struct cua_cli *cli, int argc, char **argv)
 	cJSON *doc = cJSON_CreateObject();
 	cJSON_AddNumberToObject(doc, "schema", 1);
 	cJSON_AddStringToObject(doc, "catalogue_hash", cat.hash);
+	cJSON_AddNumberToObject(doc, "catalogue_version", CUA_CATALOGUE_VERSION);
 	{
 		char when[64];
 		time_t now = time(NULL);
@@ -374,6 +375,9 @@ int cmd_selftest(struct cua_cli *cli, int argc, char **argv)
 		fflush(stdout);
 		cJSON *tj = cJSON_CreateObject();
 		cJSON_AddStringToObject(tj, "id", t->id);
+		char th[65];
+		if (cua_catalogue_task_hash(t, th, err, sizeof(err)) == CUA_OK)
+			cJSON_AddStringToObject(tj, "task_hash", th);
 		cJSON_AddBoolToObject(tj, "ok", ok);
 		cJSON *bs = cJSON_AddArrayToObject(tj, "baselines");
 		for (int k = 0; k < r.n_base; k++)

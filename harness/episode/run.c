@@ -726,6 +726,7 @@ enum cua_status cua_run(const struct cua_run_opts *o, struct cua_run_summary *su
 	cJSON_AddStringToObject(h, "version", CUA_VERSION);
 	cJSON_AddStringToObject(h, "git", cua_git_sha);
 	cJSON_AddStringToObject(r.run_json, "catalogue_hash", cat.hash);
+	cJSON_AddNumberToObject(r.run_json, "catalogue_version", CUA_CATALOGUE_VERSION);
 	const char *nv = cua_nvcc_version(o->eval.build.nvcc);
 	cJSON_AddStringToObject(r.run_json, "nvcc", nv ? nv : "");
 	cJSON *a = cJSON_AddObjectToObject(r.run_json, "agent");

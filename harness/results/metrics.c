@@ -304,7 +304,8 @@ void cua_scores_compute(const struct cua_results *run, const struct cua_score_op
 	}
 	for (int i = 0; i < out->n_tasks; i++) {
 		int l = out->tasks[i].level;
-		by[l][count[l]++] = &out->tasks[i];
+		if (l > 0)   /* level 0: the extra set (X/…) or an unknown level, in no group */
+			by[l][count[l]++] = &out->tasks[i];
 	}
 	const struct cua_task_score *const *lv_tasks[CUA_SCORE_MAX_LEVELS];
 	int lv_count[CUA_SCORE_MAX_LEVELS];

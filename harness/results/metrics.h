@@ -74,8 +74,10 @@ struct cua_scores {
 };
 
 /* Scores every task the run mentions (listed or evaluated) and summarises.
- * Tasks of a level outside 1..CUA_SCORE_MAX_LEVELS-1 are grouped as level 0
- * ("L?"). out is owned by the caller: free with cua_scores_clear. */
+ * Tasks of a level outside 1..CUA_SCORE_MAX_LEVELS-1 (the extra set X/, level
+ * 0) are scored but counted in no level group and not in Overall, so a level's
+ * figures are over that level's tasks alone. out is owned by the caller: free
+ * with cua_scores_clear. */
 void cua_scores_compute(const struct cua_results *run, const struct cua_score_opts *o,
                         struct cua_scores *out);
 void cua_scores_clear(struct cua_scores *s);

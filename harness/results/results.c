@@ -203,7 +203,7 @@ static enum cua_status speedups_from(struct ctx *c, const cJSON *line, struct cu
 /* The level a line gives, checked against the id; 0 means "not given". */
 static int line_level(struct ctx *c, const cJSON *o, enum cua_status *st)
 {
-	return opt_int(c, o, "level", 0, 1, st);
+	return opt_int(c, o, "level", 0, 0, st);   /* 0: the extra set X/ */
 }
 
 /* ---- the three .jsonl files ------------------------------------------------------ */

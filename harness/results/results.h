@@ -56,7 +56,7 @@ struct cua_turn_ref {
 
 /* Everything a run holds about one task. */
 struct cua_results_task {
-	char id[64];              /* "L1/021-relu" */
+	char id[128];             /* "L1/019-relu"; task ids are at most 120 (CUA_TASK_ID_MAX) */
 	int level;                /* from the lines, else the id's "L<n>/"; 0 unknown */
 	bool listed;              /* named in run.json's "tasks" */
 	int n_evals;

@@ -1,7 +1,8 @@
 # make-fixtures.py — regenerates the task.json fixtures used by tests/test-task.c:
 #   python3 tests/data/tasks/make-fixtures.py
 # bad/: one folder per malformed case, each the control task with one mutation;
-# good/: a valid tree (names collide across levels on purpose, for find);
+# good/: a valid tree (names collide across levels on purpose, for find; X/ is
+#        the extra set, level 0);
 # cat/: a catalogue root with 2 good and 2 bad tasks.
 import json, os, copy, shutil
 B = os.path.dirname(os.path.abspath(__file__))
@@ -91,6 +92,7 @@ case('nested-unknown-field', setk(['inputs', 0, 'dtyp'], "f32"))
 case('output-with-init', setk(['outputs', 0, 'init'], {"dist": "normal", "mean": 0, "std": 1}))
 case('level-mismatch', setk(['level'], 2))
 case('level-out-of-range', setk(['level'], 10))
+case('level-zero-outside-x', setk(['level'], 0))
 case('non-int-param', setk(['flops'], "slope*B*D"))
 case('division-by-zero', setk(['bytes'], "8*B*D/(D-1001)"))
 case('overflow', setk(['flops'], "B*D*B*D*B*D"))
@@ -111,6 +113,14 @@ case('bad-precision', setk(['precision'], "fp16"))
 case('dim-param-clash', setk(['shapes', 0, 'dims', 'pad'], 3))
 case('duplicate-shape-name', setk(['shapes', 1, 'name'], "timed"))
 case('empty-title', setk(['title'], ""))
+KB = {"kernelbench": "v0.1", "file": "level1/19_ReLU.py"}
+case('source-not-object', setk(['source'], "level1/19_ReLU.py"))
+case('source-missing-file', setk(['source'], {"kernelbench": "v0.1"}))
+case('source-unknown-key', setk(['source'], dict(KB, url="https://x")))
+case('source-bad-version', setk(['source'], dict(KB, kernelbench="v0.1 beta")))
+case('source-bad-file', setk(['source'], dict(KB, file="level1/ReLU.py")))
+case('source-wrong-level', setk(['source'], dict(KB, file="level2/19_ReLU.py")))
+case('source-wrong-number', setk(['source'], KB))
 
 # hand-written texts
 text = dump(control)
@@ -155,7 +165,8 @@ thing = {
   "bytes": "4*M*(K+K_pad) + 2*(K+K_pad)*N + 4*M + 3*M + 4*M*N",
   "baselines": ["cublas/thing"],
   "libraries": ["cublas"],
-  "torch": "alpha * (A @ B.float())"
+  "torch": "alpha * (A @ B.float())",
+  "source": {"kernelbench": "v0.1", "file": "level1/1_Thing_.py"}
 }
 write(good + '/tasks/L1/001-thing/task.json', dump(thing))
 write(good + '/baselines/cublas/thing.cu', '/* thing.cu — fixture: the baseline named by L1/001-thing. */\n')
@@ -166,6 +177,8 @@ thing2 = copy.deepcopy(relu); thing2['level'] = 2; thing2['title'] = 'Thing, lev
 write(good + '/tasks/L2/001-thing/task.json', dump(thing2))
 relu2 = copy.deepcopy(relu); relu2['level'] = 2; relu2['title'] = 'ReLU, level 2'
 write(good + '/tasks/L2/007-relu/task.json', dump(relu2))
+add = copy.deepcopy(relu); add['level'] = 0; add['title'] = 'Add, extra set'
+write(good + '/tasks/X/007-add/task.json', dump(add))
 write(good + '/tasks/common/naive.cuh', '/* naive.cuh — fixture: shared code is hashed, not loaded. */\n')
 write(good + '/tasks/L1/099-draft/notes.txt', 'A folder without task.json is not a task.\n')
 
