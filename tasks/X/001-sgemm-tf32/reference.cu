@@ -1,0 +1,44 @@
+/* X/001-sgemm-tf32 reference: C = A·B, A [M,K], B [K,N], C [M,N], f32 row-major
+ * (candidates may use TF32 tensor cores; this reference stays strict fp32).
+ * cua_solve is the nvcc baseline (naive, one thread per output, fp32 FMA in k
+ * order); cua_oracle is the same loop in double, writing f64.
+ * Build: nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Xcompiler -fPIC -shared
+ *        -cudart shared -Iinclude -Itasks/common -o sgemm-tf32.so tasks/X/001-sgemm-tf32/reference.cu
+ * Napkin math (timed M=N=8192, K=4096): 2·M·N·K = 549.8 GFLOP; 4·(MK+KN+MN) = 537 MB;
+ * ~1.4 ms at the ~400 TFLOP/s TF32 cuBLAS reaches on an H200.
+ * This naive kernel (strict fp32, no tensor cores, same as 001): ~260 ms. */
+#include "cuarena.h"
+#include "gemm.cuh"
+
+template <typename Acc, typename Out>
+static int sgemm(const struct cua_tensor *in, int n_in, struct cua_tensor *out, int n_out,
+                 cudaStream_t stream)
+{
+	CUA_CHECK(cua_check_counts(in, n_in, 2, out, n_out, 1));
+	const struct cua_tensor *A = &in[0], *B = &in[1];
+	struct cua_tensor *C = &out[0];
+	CUA_CHECK(cua_check_tensor(A, CUA_F32, 2));
+	CUA_CHECK(cua_check_tensor(B, CUA_F32, 2));
+	CUA_CHECK(cua_check_tensor(C, cua_dtype_of<Out>::value, 2));
+	const int64_t M = A->shape[0], K = A->shape[1], N = B->shape[1];
+	CUA_CHECK(cua_check_dim(B, 0, K));
+	CUA_CHECK(cua_check_dim(C, 0, M));
+	CUA_CHECK(cua_check_dim(C, 1, N));
+
+	struct cua_gemm_desc d = cua_gemm_desc_nn(M, N, K);
+	cua_gemm_naive<float, Acc, Out>((const float *)A->data, (const float *)B->data,
+	                                (Out *)C->data, d, Acc(1), stream);
+	return (int)cudaGetLastError();
+}
+
+extern "C" int cua_solve(const struct cua_tensor *in, int n_in, struct cua_tensor *out,
+                         int n_out, cudaStream_t stream)
+{
+	return sgemm<float, float>(in, n_in, out, n_out, stream);
+}
+
+extern "C" int cua_oracle(const struct cua_tensor *in, int n_in, struct cua_tensor *out,
+                          int n_out, cudaStream_t stream)
+{
+	return sgemm<double, double>(in, n_in, out, n_out, stream);
+}
