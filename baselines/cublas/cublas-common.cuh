@@ -73,7 +73,7 @@ static inline int blas_result(cublasStatus_t st)
 	return (int)cudaGetLastError();
 }
 
-/* A row-major single GEMM task, C [M,N] = op(A)·op(B) in f32 (L1/001, 002, 016–018). */
+/* A row-major single GEMM task, C [M,N] = op(A)·op(B) in f32 (L1/001, 002, 006–009, 016–018). */
 struct sgemm_spec {
 	cublasMath_t math;   /* CUBLAS_DEFAULT_MATH (strict fp32) or CUBLAS_TF32_TENSOR_OP_MATH */
 	int a_t;             /* 1: A is stored [K,M] and used transposed; 0: A [M,K] */

@@ -1,4 +1,4 @@
-/* baselines/cublas/diag-matmul.cu — cuBLAS baseline for L1/012-matmul-diag:
+/* baselines/cublas/diag-matmul.cu — cuBLAS baseline for L1/012-matmul-with-diagonal-matrices:
  * C[i,j] = A[i]·B[i,j] (C = diag(A)·B), A [N], B and C [N,M], f32 row-major, as
  * one cublasSdgmm: one fp32 product per element, exactly the task's function.
  * The row-major B [N,M] is the column-major B^T [M,N] (leading dimension M), and

@@ -1,4 +1,4 @@
-/* baselines/cublas/sgemm-batched.cu — cuBLAS baseline for L1/003-matmul-batched:
+/* baselines/cublas/sgemm-batched.cu — cuBLAS baseline for L1/003-batched-matrix-multiplication:
  * row-major C[b] = A[b]·B[b], A [BATCH,M,K], B [BATCH,K,N], C [BATCH,M,N], in
  * strict fp32 (CUBLAS_DEFAULT_MATH: no TF32), one cublasSgemmStridedBatched.
  * cuBLAS is column-major, so each batch computes C^T = B^T·A^T: a row-major

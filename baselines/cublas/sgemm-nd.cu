@@ -1,5 +1,5 @@
-/* baselines/cublas/sgemm-nd.cu — cuBLAS baseline for L1/010-matmul-3d-tensor-matrix
- * and L1/011-matmul-4d-tensor-matrix: C[..., n] = Σ_k A[..., k]·B[k, n] with A of
+/* baselines/cublas/sgemm-nd.cu — cuBLAS baseline for L1/010-3d-tensor-matrix-multiplication
+ * and L1/011-4d-tensor-matrix-multiplication: C[..., n] = Σ_k A[..., k]·B[k, n] with A of
  * rank 2–8, B [K,N] and C of A's leading extents and N, f32 row-major, in strict
  * fp32 (CUBLAS_DEFAULT_MATH: no TF32). The leading extents of a contiguous A
  * flatten into rows, so this is one row-major R×K by K×N product, computed by

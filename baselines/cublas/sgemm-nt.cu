@@ -1,4 +1,4 @@
-/* baselines/cublas/sgemm-nt.cu — cuBLAS baseline for L1/017-matmul-a-bt: row-major
+/* baselines/cublas/sgemm-nt.cu — cuBLAS baseline for L1/017-matmul-with-transposed-b: row-major
  * C[M,N] = A·B^T, A [M,K], B stored [N,K] in strict fp32 (CUBLAS_DEFAULT_MATH: no TF32).
  * cuBLAS is column-major: a row-major X[r,c] is the column-major X^T[c,r] with the
  * same leading dimension, so cuBLAS computes C^T [N,M] = B·A^T.

@@ -1,4 +1,4 @@
-/* baselines/cublas/sgemm-tn.cu — cuBLAS baseline for L1/016-matmul-at-b: row-major
+/* baselines/cublas/sgemm-tn.cu — cuBLAS baseline for L1/016-matmul-with-transposed-a: row-major
  * C[M,N] = A^T·B, A stored [K,M], B [K,N] in strict fp32 (CUBLAS_DEFAULT_MATH: no TF32).
  * cuBLAS is column-major: a row-major X[r,c] is the column-major X^T[c,r] with the
  * same leading dimension, so cuBLAS computes C^T [N,M] = B^T·A.

@@ -1,4 +1,4 @@
-/* baselines/cublas/sgemm-tt.cu — cuBLAS baseline for L1/018-matmul-at-bt: row-major
+/* baselines/cublas/sgemm-tt.cu — cuBLAS baseline for L1/018-matmul-with-transposed-both: row-major
  * C[M,N] = A^T·B^T, A stored [K,M], B stored [N,K], in strict fp32
  * (CUBLAS_DEFAULT_MATH: no TF32).
  * cuBLAS is column-major: a row-major X[r,c] is the column-major X^T[c,r] with the

@@ -1,4 +1,4 @@
-/* baselines/cublas/sgemm.cu — cuBLAS baseline for L1/001-sgemm: row-major
+/* baselines/cublas/sgemm.cu — cuBLAS baseline for L1/001-square-matrix-multiplication: row-major
  * C[M,N] = A[M,K]·B[K,N] in strict fp32 (CUBLAS_DEFAULT_MATH: no TF32).
  * cuBLAS is column-major, so it computes C^T = B^T·A^T: a row-major X[r,c] is
  * the column-major X^T[c,r] with the same leading dimension.

@@ -1,4 +1,4 @@
-/* baselines/cublas/sgemv.cu — cuBLAS baseline for L1/004-matvec: row-major
+/* baselines/cublas/sgemv.cu — cuBLAS baseline for L1/004-matrix-vector-multiplication: row-major
  * C[M,1] = A[M,K]·B[K,1] in fp32 with cublasSgemv.
  * cuBLAS is column-major: the row-major A is the column-major A^T [K,M] with
  * leading dimension K, so C = (A^T)^T·B is CUBLAS_OP_T on a K×M matrix.

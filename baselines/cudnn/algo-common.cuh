@@ -30,7 +30,7 @@ static inline int cudnn_pick_strict(const Perf *perf, int n_perf, size_t ws_size
 /* The algorithm a strict-fp32 baseline must not use for a filter of extents
  * k[0..n): cuDNN's non-fused Winograd for filters larger than 3 is not
  * fp32-accurate. On the H200 (cuDNN 9.14, tools/cudnn-find.cu at the shape of
- * L1/088: 5x5 transposed convolution, 3200 products per output) it was Find's
+ * X/008 (then L1/088): 5x5 transposed convolution, 3200 products per output) it was Find's
  * fastest offer under CUDNN_FMA_MATH and missed an fp64 sum by up to 1.07 with
  * 12.9 M of 26.8 M outputs out of the task's tolerance, where implicit GEMM and
  * FFT tiling stayed within 3.6e-5. 3x3 Winograd passed every selftest and stays. */

@@ -1,4 +1,4 @@
-/* baselines/cudnn/batchnorm.cu — cuDNN baseline for L1/036-batchnorm: BatchNorm2d
+/* baselines/cudnn/batchnorm.cu — cuDNN baseline for X/009-batchnorm-inference: BatchNorm2d
  * in inference mode, x, y [N,C,H,W] f32 (NCHW), running_mean, running_var,
  * weight, bias [C], as cudnnBatchNormalizationForwardInference(SPATIAL):
  * y = weight·(x − mean)/sqrt(eps + var) + bias with eps = 1e-5 — torch's
@@ -15,7 +15,7 @@
 #include <cudnn.h>
 #include "cuarena.h"
 
-#define BATCHNORM_EPS 1e-5   /* tasks/L1/036-batchnorm/task.json params.eps */
+#define BATCHNORM_EPS 1e-5   /* tasks/X/009-batchnorm-inference/task.json params.eps */
 
 /* Created on the first call (the harness warms up before timing), kept for the
  * life of the process; descriptors are re-set only when the shape changes. */

@@ -1,4 +1,4 @@
-/* baselines/cudnn/conv-2d-grouped.cu — cuDNN baseline for L1/064-conv2d-grouped: y =
+/* baselines/cudnn/conv-2d-grouped.cu — cuDNN baseline for X/004-conv2d-grouped: y =
  * conv2d(x, w, padding=1, groups=4), NCHW f32, 3×3 filters, stride 1, no bias: x [N,C,H,W],
  * w [F,C/4,3,3], y [N,F,H,W],
  * as cudnnConvolutionForward with CUDNN_FMA_MATH (strict fp32), algorithm found once

@@ -1,4 +1,4 @@
-/* baselines/cudnn/conv-2d-large-kernel.cu — cuDNN baseline for L1/065-conv2d-large-kernel:
+/* baselines/cudnn/conv-2d-large-kernel.cu — cuDNN baseline for X/005-conv2d-large-kernel:
  * y = conv2d(x, w, padding=3), NCHW f32, 7×7 filters, stride 1, no bias: x [N,C,H,W],
  * w [F,C,7,7], y [N,F,H,W],
  * as cudnnConvolutionForward with CUDNN_FMA_MATH (strict fp32), algorithm found once

@@ -1,4 +1,4 @@
-/* baselines/cudnn/conv-2d-strided.cu — cuDNN baseline for L1/062-conv2d-strided: y =
+/* baselines/cudnn/conv-2d-strided.cu — cuDNN baseline for X/003-conv2d-strided: y =
  * conv2d(x, w, stride=2, padding=1), NCHW f32, 3×3 filters, no bias: x [N,C,H,W],
  * w [F,C,3,3], y [N,F,(H-1)/2+1,(W-1)/2+1],
  * as cudnnConvolutionForward with CUDNN_FMA_MATH (strict fp32), algorithm found once

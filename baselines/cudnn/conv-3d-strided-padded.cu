@@ -1,5 +1,5 @@
 /* baselines/cudnn/conv-3d-strided-padded.cu — cuDNN baseline for
- * L1/072-conv3d-strided-padded: y = conv3d(x, w, stride=2, padding=1), NCDHW f32, 3×3×3
+ * X/006-conv3d-strided-padded: y = conv3d(x, w, stride=2, padding=1), NCDHW f32, 3×3×3
  * filters, no bias: x [N,C,D,H,W], w [F,C,3,3,3], y [N,F,(D-1)/2+1,(H-1)/2+1,(W-1)/2+1],
  * as cudnnConvolutionForward with CUDNN_FMA_MATH (strict fp32), algorithm found once
  * per shape (conv-common.cuh).

@@ -1,5 +1,5 @@
 /* conv-common.cuh — cuDNN forward convolution shared by the conv baselines
- * (baselines/cudnn/conv-*.cu, tasks L1/057–072): cudnnConvolutionForward in
+ * (baselines/cudnn/l1-0NN.cu of the Level 1 convolutions, conv-*.cu of X/003–006): cudnnConvolutionForward in
  * strict fp32 (CUDNN_FMA_MATH: no TF32 tensor cores), NCL / NCHW / NCDHW, any
  * stride, zero padding, dilation and group count. 1-D runs as 2-D with H = 1;
  * 3-D uses the Nd descriptors. The algorithm is chosen once per shape by

@@ -1,5 +1,6 @@
 /* baselines/cudnn/conv-transpose-common.cuh — shared body of the cuDNN baselines
- * for the transposed-convolution tasks (L1/073–088, baselines/cudnn/conv-transpose-*.cu).
+ * for the transposed-convolution tasks (Level 1's, baselines/cudnn/l1-0NN.cu; X/007 and
+ * X/008, baselines/cudnn/conv-transpose-*.cu).
  *
  * y = conv_transpose{1,2,3}d(x, w) is the data gradient of the forward
  * convolution with the same hyper-parameters, so it runs as

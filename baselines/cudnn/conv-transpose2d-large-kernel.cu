@@ -1,5 +1,5 @@
 /* baselines/cudnn/conv-transpose2d-large-kernel.cu — cuDNN baseline
- * for L1/088-conv-transpose2d-large-kernel: y = conv_transpose2d(x, w),
+ * for X/008-conv-transpose2d-large-kernel: y = conv_transpose2d(x, w),
  * f32, as cudnnConvolutionBackwardData with CUDNN_FMA_MATH (strict fp32); see
  * conv-transpose-common.cuh for the mapping and the algorithm choice.
  * Build: nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Xcompiler -fPIC -shared

@@ -1,5 +1,5 @@
 /* baselines/cudnn/conv-transpose2d-strided.cu — cuDNN baseline
- * for L1/077-conv-transpose2d-strided: y = conv_transpose2d(x, w, stride=2, padding=1),
+ * for X/007-conv-transpose2d-strided: y = conv_transpose2d(x, w, stride=2, padding=1),
  * f32, as cudnnConvolutionBackwardData with CUDNN_FMA_MATH (strict fp32); see
  * conv-transpose-common.cuh for the mapping and the algorithm choice.
  * Build: nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Xcompiler -fPIC -shared

@@ -1,4 +1,4 @@
-/* baselines/cudnn/elu.cu — cuDNN baseline for L1/034-elu: y = x if x > 0 else exp(x) - 1 over
+/* baselines/cudnn/elu.cu — cuDNN baseline for L1/031-elu: y = x if x > 0 else exp(x) - 1 over
  * x, y [B,D] f32, as cudnnActivationForward(ELU) on a packed [B,D,1,1]
  * tensor (coef is ELU's alpha (cudnn_ops.h), 1.0).
  * Build: nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Xcompiler -fPIC -shared

@@ -1,4 +1,4 @@
-/* baselines/cudnn/log-softmax.cu — cuDNN baseline for L1/026-log-softmax: y =
+/* baselines/cudnn/log-softmax.cu — cuDNN baseline for L1/024-logsoftmax: y =
  * log_softmax of each row of x [B,D] f32 over the last dim, as
  * cudnnSoftmaxForward(LOG, MODE_INSTANCE) on a packed [B,D,1,1] tensor (instance
  * mode reduces over C·H·W = D per n = b; LOG subtracts the max first, as ACCURATE

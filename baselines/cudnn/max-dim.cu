@@ -1,4 +1,4 @@
-/* baselines/cudnn/max-dim.cu — cuDNN baseline for L1/052-max-dim:
+/* baselines/cudnn/max-dim.cu — cuDNN baseline for L1/049-max-reduction-over-a-dimension:
  * y[b,n] = max_m x[b,m,n], the maximum over dim 1 of x [B,M,N] f32 into
  * y [B,N] f32, as cudnnReduceTensor(CUDNN_REDUCE_TENSOR_MAX) on x viewed as
  * [B,M,N,1] into y viewed as [B,1,N,1], fp32 compute, no indices.

@@ -1,4 +1,4 @@
-/* baselines/cudnn/mean-dim.cu — cuDNN baseline for L1/051-mean-dim:
+/* baselines/cudnn/mean-dim.cu — cuDNN baseline for L1/048-mean-reduction-over-a-dimension:
  * y[b,n] = (1/M)·Σ_m x[b,m,n], the mean over dim 1 of x [B,M,N] f32 into
  * y [B,N] f32, as cudnnReduceTensor(CUDNN_REDUCE_TENSOR_AVG) on x viewed as
  * [B,M,N,1] into y viewed as [B,1,N,1], fp32 compute, no indices.

@@ -1,4 +1,4 @@
-/* baselines/cudnn/min-dim.cu — cuDNN baseline for L1/053-min-dim:
+/* baselines/cudnn/min-dim.cu — cuDNN baseline for L1/053-min-reduction-over-a-dimension:
  * y[b,n] = min_m x[b,m,n], the minimum over dim 1 of x [B,M,N] f32 into
  * y [B,N] f32, as cudnnReduceTensor(CUDNN_REDUCE_TENSOR_MIN) on x viewed as
  * [B,M,N,1] into y viewed as [B,1,N,1], fp32 compute, no indices.

@@ -1,5 +1,5 @@
 /* pool-common.cuh — cuDNN forward pooling shared by the pooling baselines
- * (baselines/cudnn/{max,avg}pool-{1,2,3}d.cu, tasks L1/044–050): one
+ * (baselines/cudnn/l1-042.cu, l1-044.cu, l1-045.cu, l1-046.cu): one
  * cudnnPoolingForward over x [N,C,spatial...] f32, packed, NaN propagated, any
  * window, stride and zero padding, floor mode. 1-D runs as 2-D with H = 1 in
  * front of L. The output extents cuDNN derives are checked against y's shape.

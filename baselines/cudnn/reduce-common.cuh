@@ -1,5 +1,5 @@
 /* reduce-common.cuh — cuDNN reduction over dim 1 shared by baselines/cudnn/
- * {mean,max,min}-dim.cu (tasks L1/051–053): y[b,n] = op_m x[b,m,n] of x [B,M,N]
+ * {mean,max,min}-dim.cu (tasks L1/048, L1/049, L1/053): y[b,n] = op_m x[b,m,n] of x [B,M,N]
  * f32 into y [B,N] f32, as one cudnnReduceTensor on x viewed as [B,M,N,1] into
  * y viewed as [B,1,N,1], fp32 compute, NaN propagated, no indices. Descriptors
  * and workspace are made on the first call and re-made only when the shape

@@ -1,4 +1,4 @@
-/* baselines/cudnn/relu.cu — cuDNN baseline for L1/021-relu: y = max(x, 0) over
+/* baselines/cudnn/relu.cu — cuDNN baseline for L1/019-relu: y = max(x, 0) over
  * x, y [B,D] f32, as cudnnActivationForward(RELU) on a packed [B,D,1,1] tensor.
  * Build: nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Xcompiler -fPIC -shared
  *        -cudart shared -Iinclude -o relu.so baselines/cudnn/relu.cu -lcudnn

@@ -1,4 +1,4 @@
-/* baselines/cudnn/sigmoid.cu — cuDNN baseline for L1/023-sigmoid: y = 1 / (1 + exp(-x)) over
+/* baselines/cudnn/sigmoid.cu — cuDNN baseline for L1/021-sigmoid: y = 1 / (1 + exp(-x)) over
  * x, y [B,D] f32, as cudnnActivationForward(SIGMOID) on a packed [B,D,1,1]
  * tensor (coef is unused for SIGMOID).
  * Build: nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Xcompiler -fPIC -shared

@@ -1,4 +1,4 @@
-/* baselines/cudnn/softmax.cu — cuDNN baseline for L1/025-softmax: y = softmax
+/* baselines/cudnn/softmax.cu — cuDNN baseline for L1/023-softmax: y = softmax
  * of each row of x [B,D] f32 over the last dim, as cudnnSoftmaxForward(ACCURATE,
  * MODE_INSTANCE) on a packed [B,D,1,1] tensor (instance mode reduces over C·H·W
  * = D per n = b; ACCURATE subtracts the max first).

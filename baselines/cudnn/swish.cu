@@ -1,4 +1,4 @@
-/* baselines/cudnn/swish.cu — cuDNN baseline for L1/027-swish: y = x · sigmoid(x) over
+/* baselines/cudnn/swish.cu — cuDNN baseline for L1/025-swish: y = x · sigmoid(x) over
  * x, y [B,D] f32, as cudnnActivationForward(SWISH) on a packed [B,D,1,1]
  * tensor (SWISH is x·sigmoid(beta·x); beta is set to 1 below).
  * Build: nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Xcompiler -fPIC -shared

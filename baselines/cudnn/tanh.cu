@@ -1,4 +1,4 @@
-/* baselines/cudnn/tanh.cu — cuDNN baseline for L1/024-tanh: y = tanh(x) over
+/* baselines/cudnn/tanh.cu — cuDNN baseline for L1/022-tanh: y = tanh(x) over
  * x, y [B,D] f32, as cudnnActivationForward(TANH) on a packed [B,D,1,1]
  * tensor (coef is unused for TANH).
  * Build: nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Xcompiler -fPIC -shared

@@ -1,19 +1,12 @@
-/* L1/006-matmul-large-k reference: C = A·B with a long inner dimension,
+/* L1/006-matmul-with-large-k-dimension reference: C = A·B with a long inner dimension,
  * A [M,K], B [K,N], C [M,N], f32 row-major.
  * cua_solve is the nvcc baseline (naive, one thread per output, fp32 FMA in k
  * order); cua_oracle is the same loop in double, writing f64.
  * Build: nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Xcompiler -fPIC -shared
- *        -cudart shared -Iinclude -Itasks/common -o matmul-large-k.so
- *        tasks/L1/006-matmul-large-k/reference.cu
- * Napkin math (timed M=N=512, K=131072): 2·M·N·K = 68.7 GFLOP; 4·(MK+KN+MN) =
- * 538 MB. Only 16 output tiles of 128×128: cuBLAS must split K, ~2–3 ms at
- * 25–35 TFLOP/s (1.35 ms at 51). This kernel: 262144 threads fill the GPU once
- * (64 warps/SM), ~35–50 ms at 001's ~2 TFLOP/s; the fp64 oracle ~50–70 ms.
- * Tolerance: a sequential fp32 sum of 131072 products of U(-1,1) values errs by
- * ~2.5e-3 rms (1.87e-8·K, scaled from 001's measured max 4.1e-4 at K = 4096),
- * ~1.2e-2 at most over 262144 outputs; TF32 errs by ~3.6e-2 rms (1e-4·sqrt(K)).
- * |C| ~ 121, so 4e-2 + 1e-4·|C| passes fp32 with ≥ 3.3× margin and fails TF32
- * on ~15 % of the elements. */
+ *        -cudart shared -Iinclude -Itasks/common -o l1-006.so tasks/L1/006-matmul-with-large-k-dimension/reference.cu
+ * Napkin math (timed M=256, K=524288, N=256): 68.7 GFLOP, 1.07 GB moved at the floor (0.25 ms at 4.3 TB/s; 1 ms at the 67 TFLOP/s FFMA peak).
+ * Tolerance atol 0.16, rtol 0.0001 (task.json; the reasons are in its description and
+ * tools/l1-tasks.py). */
 #include "cuarena.h"
 #include "gemm.cuh"
 

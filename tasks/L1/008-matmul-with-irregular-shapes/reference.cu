@@ -1,17 +1,12 @@
-/* L1/008-matmul-irregular reference: C = A·B at sizes no tile divides,
+/* L1/008-matmul-with-irregular-shapes reference: C = A·B at sizes no tile divides,
  * A [M,K], B [K,N], C [M,N], f32 row-major.
  * cua_solve is the nvcc baseline (naive, one thread per output, fp32 FMA in k
  * order); cua_oracle is the same loop in double, writing f64.
  * Build: nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Xcompiler -fPIC -shared
- *        -cudart shared -Iinclude -Itasks/common -o matmul-irregular.so
- *        tasks/L1/008-matmul-irregular/reference.cu
- * Napkin math (timed M=8205, K=2949, N=5921, KernelBench's shape): 2·M·N·K =
- * 286.5 GFLOP; 4·(MK+KN+MN) = 361 MB. cuBLAS strict fp32 at ~48–51 TFLOP/s:
- * ~5.6–6 ms. This kernel ~140 ms at 001's ~2 TFLOP/s; the fp64 oracle ~200 ms.
- * Tolerance: sequential fp32 sums of 2949 products of U(-1,1) values err by
- * ~5.5e-5 rms, ~3e-4 at most over 48.6 M outputs; TF32 errs by ~5.4e-3 rms,
- * so 1e-3 + 1e-4·|C| (|C| ~ 18) passes fp32 with ≥ 3.3× margin and fails TF32
- * on more than half the elements. */
+ *        -cudart shared -Iinclude -Itasks/common -o l1-008.so tasks/L1/008-matmul-with-irregular-shapes/reference.cu
+ * Napkin math (timed M=8205, K=2949, N=5921): 287 GFLOP, 361 MB moved at the floor (0.084 ms at 4.3 TB/s; 4.3 ms at the 67 TFLOP/s FFMA peak).
+ * Tolerance atol 0.001, rtol 0.0001 (task.json; the reasons are in its description and
+ * tools/l1-tasks.py). */
 #include "cuarena.h"
 #include "gemm.cuh"
 

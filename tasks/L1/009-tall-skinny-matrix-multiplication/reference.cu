@@ -1,17 +1,12 @@
-/* L1/009-matmul-tall-skinny reference: C = A·B with A [M,K] tall and skinny,
+/* L1/009-tall-skinny-matrix-multiplication reference: C = A·B with A [M,K] tall and skinny,
  * B [K,M], C [M,M], f32 row-major (K ≪ M).
  * cua_solve is the nvcc baseline (naive, one thread per output, fp32 FMA in k
  * order); cua_oracle is the same loop in double, writing f64.
  * Build: nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Xcompiler -fPIC -shared
- *        -cudart shared -Iinclude -Itasks/common -o matmul-tall-skinny.so
- *        tasks/L1/009-matmul-tall-skinny/reference.cu
- * Napkin math (timed M=32768, K=16): 4·(2MK+M²) = 4.30 GB, nearly all of it
- * writing C: 1.01 ms at 4.26 TB/s; 2·M²·K = 34.4 GFLOP (0.51 ms at the FFMA
- * peak): memory bound, best ~1.3 ms, cuBLAS ~1.5–2 ms. This kernel ~20 ms; the
- * fp64 oracle (8.6 GB of f64 output) ~25 ms.
- * Tolerance: 16-term fp32 sums err by ~3e-7 rms (worst case bound 3.8e-6);
- * TF32 errs by ~4e-4 rms, so 1e-5 + 1e-5·|C| (|C| ~ 1.3) passes fp32 with
- * ≥ 2.6× margin even at the worst-case bound and fails TF32. */
+ *        -cudart shared -Iinclude -Itasks/common -o l1-009.so tasks/L1/009-tall-skinny-matrix-multiplication/reference.cu
+ * Napkin math (timed M=32768, K=32): 68.7 GFLOP, 4.3 GB moved at the floor (1 ms at 4.3 TB/s).
+ * Tolerance atol 2e-05, rtol 2e-05 (task.json; the reasons are in its description and
+ * tools/l1-tasks.py). */
 #include "cuarena.h"
 #include "gemm.cuh"
 

@@ -1,19 +1,13 @@
-/* L1/011-matmul-4d-tensor-matrix reference: C = einsum('bijl,lk->bijk', A, B),
+/* L1/011-4d-tensor-matrix-multiplication reference: C = einsum('bijl,lk->bijk', A, B),
  * A [BATCH,I,J,L], B [L,K], C [BATCH,I,J,K], f32 row-major: one
  * (BATCH·I·J)×L by L×K product.
  * cua_solve is the nvcc baseline (naive, one thread per output, fp32 FMA in l
  * order); cua_oracle is the same loop in double, writing f64.
  * Build: nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Xcompiler -fPIC -shared
- *        -cudart shared -Iinclude -Itasks/common -o matmul-4d-tensor-matrix.so
- *        tasks/L1/011-matmul-4d-tensor-matrix/reference.cu
- * Napkin math (timed BATCH=8, I=128, J=512, L=256, K=768; KernelBench's shape
- * with BATCH and I halved): 2·BATCH·I·J·L·K = 206.2 GFLOP; 4·(BIJL+LK+BIJK) =
- * 2.15 GB (0.5 ms of traffic). cuBLAS strict fp32 at ~48 TFLOP/s: ~4.3 ms. This
- * kernel ~100 ms at 001's ~2 TFLOP/s; the fp64 oracle (3.2 GB of f64 output)
- * ~140 ms.
- * Tolerance: sequential fp32 sums of 256 products of U(-1,1) values err by
- * ~4.8e-6 rms, ~3e-5 at most over 403 M outputs; TF32 errs by ~1.6e-3 rms, so
- * 1.5e-4 + 1e-5·|C| (|C| ~ 5.3) passes fp32 with ≥ 5× margin and fails TF32. */
+ *        -cudart shared -Iinclude -Itasks/common -o l1-011.so tasks/L1/011-4d-tensor-matrix-multiplication/reference.cu
+ * Napkin math (timed BATCH=8, I=256, J=512, L=256, K=768): 412 GFLOP, 4.3 GB moved at the floor (1 ms at 4.3 TB/s; 6.2 ms at the 67 TFLOP/s FFMA peak).
+ * Tolerance atol 0.00015, rtol 0.0001 (task.json; the reasons are in its description and
+ * tools/l1-tasks.py). */
 #include "cuarena.h"
 #include "gemm.cuh"
 

@@ -1,18 +1,13 @@
-/* L1/016-matmul-at-b reference: C = Aᵀ·B, A stored [K,M], B [K,N], C [M,N], f32
+/* L1/016-matmul-with-transposed-a reference: C = Aᵀ·B, A stored [K,M], B [K,N], C [M,N], f32
  * row-major: C[m,n] = Σ_k A[k,m]·B[k,n].
  * cua_solve is the nvcc baseline: naive, one thread per output, a warp on 32
  * adjacent n of one row m (so A[k,m] is a broadcast and B[k,·] a coalesced
  * load), fp32 FMA in k order; cua_oracle is the same loop in double, writing f64.
  * Build: nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Xcompiler -fPIC -shared
- *        -cudart shared -Iinclude -Itasks/common -o matmul-at-b.so
- *        tasks/L1/016-matmul-at-b/reference.cu
- * Napkin math (timed M=2048, K=8192, N=4096): 2·M·N·K = 137.4 GFLOP;
- * 4·(MK+KN+MN) = 235 MB. cuBLAS strict fp32 at ~51 TFLOP/s: ~2.7 ms. This
- * kernel ~65 ms (the loads are those of 001's), the fp64 oracle ~95 ms.
- * Tolerance: sequential fp32 sums of 8192 products of U(-1,1) values err by
- * ~1.5e-4 rms, ~8e-4 at most over 8.4 M outputs (scaled from 001's measured
- * 4.1e-4 at K = 4096); TF32 errs by ~9e-3 rms, so 3e-3 + 1e-4·|C| (|C| ~ 30)
- * passes fp32 with ≥ 3.7× margin and fails TF32 on about half the elements. */
+ *        -cudart shared -Iinclude -Itasks/common -o l1-016.so tasks/L1/016-matmul-with-transposed-a/reference.cu
+ * Napkin math (timed M=2048, K=8192, N=4096): 137 GFLOP, 235 MB moved at the floor (0.055 ms at 4.3 TB/s; 2.1 ms at the 67 TFLOP/s FFMA peak).
+ * Tolerance atol 0.003, rtol 0.0001 (task.json; the reasons are in its description and
+ * tools/l1-tasks.py). */
 #include "cuarena.h"
 #include "gemm.cuh"
 

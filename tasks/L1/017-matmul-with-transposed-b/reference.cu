@@ -1,4 +1,4 @@
-/* L1/017-matmul-a-bt reference: C = A·Bᵀ, A [M,K], B stored [N,K], C [M,N], f32
+/* L1/017-matmul-with-transposed-b reference: C = A·Bᵀ, A [M,K], B stored [N,K], C [M,N], f32
  * row-major: C[m,n] = Σ_k A[m,k]·B[n,k].
  * cua_solve is the nvcc baseline: both operands are contiguous in k, so one
  * warp computes one output (the dot product of row m of A and row n of B):
@@ -6,18 +6,10 @@
  * adds the 32 partial sums. One thread per output would make every load of B
  * a 32-row gather. cua_oracle is the same in double, writing f64.
  * Build: nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Xcompiler -fPIC -shared
- *        -cudart shared -Iinclude -Itasks/common -o matmul-a-bt.so
- *        tasks/L1/017-matmul-a-bt/reference.cu
- * Napkin math (timed M=2048, K=8192, N=4096): 2·M·N·K = 137.4 GFLOP;
- * 4·(MK+KN+MN) = 235 MB. cuBLAS strict fp32 at ~51 TFLOP/s: ~2.7 ms. This
- * kernel re-reads B (134 MB, more than L2) about M/2 times from HBM, ~137 GB:
- * ~40–80 ms; the fp64 oracle about the same.
- * Tolerance: set for a plain sequential fp32 sum, the least accurate order a
- * candidate is likely to use (this kernel's 32 interleaved partial sums err
- * several times less): 8192 products of U(-1,1) values err by ~1.5e-4 rms, ~8e-4
- * at most over 8.4 M outputs (scaled from 001's measured 4.1e-4 at K = 4096);
- * TF32 errs by ~9e-3 rms, so 3e-3 + 1e-4·|C| (|C| ~ 30) passes fp32 with
- * ≥ 3.7× margin and fails TF32 on about half the elements. */
+ *        -cudart shared -Iinclude -Itasks/common -o l1-017.so tasks/L1/017-matmul-with-transposed-b/reference.cu
+ * Napkin math (timed M=2048, K=8192, N=4096): 137 GFLOP, 235 MB moved at the floor (0.055 ms at 4.3 TB/s; 2.1 ms at the 67 TFLOP/s FFMA peak).
+ * Tolerance atol 0.003, rtol 0.0001 (task.json; the reasons are in its description and
+ * tools/l1-tasks.py). */
 #include "cuarena.h"
 #include "gemm.cuh"
 

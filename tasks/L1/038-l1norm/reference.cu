@@ -1,19 +1,21 @@
-/* L1/041-l1-norm reference: y[b,:] = x[b,:] / Σ_d |x[b,d]|, x, y [B,D] f32
- * (KernelBench's L1Norm).
+/* L1/038-l1norm reference: y[b,:] = x[b,:] / ((1/D)·Σ_d |x[b,d]|), x, y [B,D] f32
+ * (KernelBench v0.1's L1Norm, x / torch.mean(torch.abs(x), dim=1, keepdim=True)).
  * cua_solve is the nvcc baseline: norm.cuh's block-per-row kernel, 256
- * threads, two passes over the row (sum of |x|, write), block reduction by warp
+ * threads, two passes over the row (sum of |x|, then the mean and the write), block reduction by warp
  * shuffles; cua_oracle runs the same passes in double and writes f64.
  * Build: nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Xcompiler -fPIC -shared
- *        -cudart shared -Iinclude -Itasks/common -o l1-norm.so tasks/L1/041-l1-norm/reference.cu
- * Napkin math (timed B=32768, D=16384, rows of 64 KiB): 8·B·D = 4.29 GB at the
- * floor, ~1.0 ms at 4.26 TB/s; the second read of a row mostly hits L2.
- * 3 flops per element.
- * Tolerance (atol 1e-10, rtol 2e-5; |y| ~ 6e-5): a thread sums 64 terms (one
- * chunk), then 8 tree levels: a chain of ≤ 73 fp32 adds of same-sign terms,
- * ≤ 73·6e-8 = 4.4e-6 relative on the sum and ≤ 4.5e-6 on y: 4.4× inside
- * rtol. Zeros fail: atol ≪ |y|. */
+ *        -cudart shared -Iinclude -Itasks/common -o l1-038.so tasks/L1/038-l1norm/reference.cu
+ * Napkin math (timed B=32768, D=65535): 6.44 GFLOP, 17.2 GB moved at the floor (4 ms at 4.3 TB/s).
+ * Tolerance atol 1e-06, rtol 2e-05 (task.json; the reasons are in its description and
+ * tools/l1-tasks.py). */
 #include "cuarena.h"
 #include "norm.cuh"
+
+/* fin of cua_rowscale: the mean, Σ|x| / D, as torch.mean(torch.abs(x), dim=1) */
+struct fin_mean {
+	int64_t D;
+	template <typename T> __device__ T operator()(T sum) const { return sum / (T)D; }
+};
 
 template <typename Acc, typename Out>
 static int l1_norm(const struct cua_tensor *in, int n_in, struct cua_tensor *out, int n_out,
@@ -26,8 +28,9 @@ static int l1_norm(const struct cua_tensor *in, int n_in, struct cua_tensor *out
 	CUA_CHECK(cua_check_tensor(y, cua_dtype_of<Out>::value, 2));
 	CUA_CHECK(cua_check_same_shape(x, y));
 
+	const struct fin_mean mean = {x->shape[1]};
 	cua_rowscale<Acc, Out>((const float *)x->data, (Out *)y->data, x->shape[0], x->shape[1],
-	                       cua_term_abs(), cua_fin_id(), stream);
+	                       cua_term_abs(), mean, stream);
 	return (int)cudaGetLastError();
 }
 

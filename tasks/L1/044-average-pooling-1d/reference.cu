@@ -1,21 +1,16 @@
-/* L1/047-avgpool-1d reference: 1-D average pooling of x [N,C,L] f32, window 4,
- * stride 2, zero padding 1, count_include_pad (divisor always 4), floor mode ->
- * y [N,C,OL], OL = (L + 2·1 − 4)/2 + 1.
- * cua_solve is the nvcc baseline: pool2d.cuh's kernel on x viewed as
- * [N,C,1,L] with a 1×4 window — one thread per output, consecutive threads on
- * consecutive outputs; cua_oracle runs the same kernel in double, writes f64.
+/* L1/044-average-pooling-1d reference: 1-D average pooling (avg_pool1d(x, 8, stride=1, padding=4)),
+ * x [N,C,spatial…] f32, window 8, stride 1, padding 4, dilation 1, floor mode, count_include_pad (the divisor is 8) ->
+ * y with out = L + 2·4 − 8 + 1 = L + 1.
+ * cua_solve is the nvcc baseline: pool2d.cuh's 2-D (x viewed as [N,C,1,L]) kernel, one thread per output,
+ * consecutive threads on consecutive outputs; cua_oracle runs it in double, writing f64.
  * Build: nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Xcompiler -fPIC -shared
- *        -cudart shared -Iinclude -Itasks/common -o avgpool-1d.so tasks/L1/047-avgpool-1d/reference.cu
- * Napkin math (timed N=C=64, L=262144 -> OL=131072): 4·N·C·(L + OL)
- * = 4.29 + 2.15 = 6.44 GB; ~1.5 ms at 4.26 TB/s. 4 adds per output.
- * Tolerance (atol = rtol = 1e-5): 3 fp32 adds then an exact division by 4 err
- * by ≤ 3·6e-8·mean|x| ≲ 1e-6 even for |x| ~ 5: ≥ 10× inside; |y| ~ 0.5, so
- * zeros fail. */
+ *        -cudart shared -Iinclude -Itasks/common -o l1-044.so tasks/L1/044-average-pooling-1d/reference.cu
+ * Napkin math (timed N=64, C=128, L=65536 -> 65537): 4·N·C·(L + OL) = 4.29 GB; ~1.0 ms at 4.3 TB/s. 8 adds per output. */
 #include "cuarena.h"
 #include "poolnd.cuh"
 
 /* nsp, window, stride, padding (task.json params), max, count_include_pad */
-static const struct cua_pool_spec pool = {1, 4, 2, 1, false, true};
+static const struct cua_pool_spec pool = {1, 8, 1, 4, false, true};
 
 extern "C" int cua_solve(const struct cua_tensor *in, int n_in, struct cua_tensor *out,
                          int n_out, cudaStream_t stream)

@@ -1,21 +1,16 @@
-/* L1/048-avgpool-2d reference: 2-D average pooling, NCHW f32, window 3,
- * stride 3, no padding, floor mode: x [N,C,H,W] -> y [N,C,OH,OW],
- * OH = (H − 3)/3 + 1, OW likewise; divisor 9.
+/* L1/045-average-pooling-2d reference: 2-D average pooling (avg_pool2d(x, 11)),
+ * x [N,C,spatial…] f32, window 11, stride 11, padding 0, dilation 1, floor mode, count_include_pad (the divisor is 121) ->
+ * y with out = (H − 11)/11 + 1.
  * cua_solve is the nvcc baseline: pool2d.cuh's kernel, one thread per output,
- * consecutive threads on consecutive ow; cua_oracle runs the same kernel in
- * double and writes f64.
+ * consecutive threads on consecutive outputs; cua_oracle runs it in double, writing f64.
  * Build: nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Xcompiler -fPIC -shared
- *        -cudart shared -Iinclude -Itasks/common -o avgpool-2d.so tasks/L1/048-avgpool-2d/reference.cu
- * Napkin math (timed N=C=64, H=W=512 -> 170×170): 4·N·C·H·W + 4·N·C·OH·OW
- * = 4.29 + 0.47 = 4.77 GB; ~1.1 ms at 4.26 TB/s. 9 adds per output.
- * Tolerance (atol = rtol = 1e-5): 8 fp32 adds and a division err by
- * ≤ 8·6e-8·mean|x| + 6e-8·|y| ≲ 1e-6 even for |x| ~ 2: ≥ 10× inside;
- * |y| ~ 0.33, so zeros fail. */
+ *        -cudart shared -Iinclude -Itasks/common -o l1-045.so tasks/L1/045-average-pooling-2d/reference.cu
+ * Napkin math (timed N=16, C=64, H=W=2048 -> 186×186): 4·N·C·(2048² + 186²) = 17.3 GB, almost all of it x read once; ~4.0 ms at 4.3 TB/s. */
 #include "cuarena.h"
 #include "poolnd.cuh"
 
 /* nsp, window, stride, padding (task.json params), max, count_include_pad */
-static const struct cua_pool_spec pool = {2, 3, 3, 0, false, true};
+static const struct cua_pool_spec pool = {2, 11, 11, 0, false, true};
 
 extern "C" int cua_solve(const struct cua_tensor *in, int n_in, struct cua_tensor *out,
                          int n_out, cudaStream_t stream)

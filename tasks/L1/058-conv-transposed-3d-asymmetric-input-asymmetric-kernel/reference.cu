@@ -1,18 +1,14 @@
-/* L1/083-conv-transpose3d-asymmetric-kernel reference:
- * y = conv_transpose3d(x, w), f32, no bias,
- * x [N,C,in...], w [C,F/G,K...] (transposed layout), y [N,F,out...];
- * the formula and layouts are in task.json and tasks/common/conv-transpose.cuh.
- * cua_solve is the nvcc baseline: gather form, one thread per output, fp32
- * accumulation in (tap, c) order; cua_oracle runs it in double, writing f64.
+/* L1/058-conv-transposed-3d-asymmetric-input-asymmetric-kernel reference: y = conv_transpose3d(x, w),
+ * f32, no bias: x [N,C,D,H,W], w [C,F,KD,KH,KW], y [N,F,D-1+KD-1+1,H-1+KH-1+1,W-1+KW-1+1].
+ * cua_solve is the nvcc baseline: gather form (conv-transpose.cuh), one thread per output, fp32 accumulation in
+ * (tap, c) order; cua_oracle runs it
+ * in double, writing f64.
  * Build: nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Xcompiler -fPIC -shared
- *        -cudart shared -Iinclude -Itasks/common -o conv-transpose3d-asymmetric-kernel.so tasks/L1/083-conv-transpose3d-asymmetric-kernel/reference.cu
- * Napkin math (timed N=8, C=64, F=64, 20×20×20 -> 22×24×26):
- * 2·N·C·in·(F/G)·K = 55.1 GFLOP of products (6720 terms per output at most, 6720 on
- * average); 4·(x + w + y) = 46 MB (0.01 ms at 4.26 TB/s).
- * This kernel: ~1 TFLOP/s -> ~55 ms; the fp64 oracle ~55–83 ms.
- * cuDNN (estimate, unmeasured): 5–30 TFLOP/s (cuDNN's 3-D fp32 dgrad) -> 1.8–11 ms.
- * Tolerance atol 2.4e-3 ~ 1e-3·sqrt(6720/1152) (L1/056's atol scaled to the terms per
- * output), rtol 1e-4: fp32 sums err ~6e-05, TF32 products ~1e-02 (1 sigma). */
+ *        -cudart shared -Iinclude -Itasks/common -o l1-058.so tasks/L1/058-conv-transposed-3d-asymmetric-input-asymmetric-kernel/reference.cu
+ * Napkin math (timed N=16, C=32, F=16, D=16, H=32, W=64): 56.4 GFLOP of products; 114 MB moved at the floor
+ * (0.026 ms at 4.3 TB/s). This kernel at ~1 TFLOP/s: ~56 ms; the oracle about the same.
+ * Tolerance atol 6e-05, rtol 0.0001: 1e-4 of the output scale (tools/l1-tasks.py), ~100× the fp32
+ * rounding of these sums. */
 #include "cuarena.h"
 #include "conv-transpose.cuh"
 

@@ -1,15 +1,14 @@
-/* L1/071-conv3d-asymmetric-kernel reference: y = conv3d(x, w), NCDHW f32, 3×5×7 kernel,
- * stride 1, no padding, no bias: x [N,C,D,H,W], w [F,C,3,5,7], y [N,F,D-2,H-4,W-6],
- *     y[n,f,t,h,v] = Σ_c Σ_{a<3} Σ_{i<5} Σ_{j<7} x[n,c,t+a,h+i,v+j] · w[f,c,a,i,j].
- * cua_solve is the nvcc baseline: direct convolution (convnd.cuh), one thread per
- * output, fp32 accumulation in (c, a, i, j) order; cua_oracle runs it in double, writing f64.
+/* L1/060-conv-standard-3d-square-input-asymmetric-kernel reference: y = conv3d(x, w),
+ * f32, no bias: x [N,C,D,H,W], w [F,C,KD,KH,KW], y [N,F,D-KD+1,H-KH+1,W-KW+1].
+ * cua_solve is the nvcc baseline: direct convolution (convnd.cuh), one thread per output, fp32 accumulation in
+ * (c, taps) order; cua_oracle runs it
+ * in double, writing f64.
  * Build: nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Xcompiler -fPIC -shared
- *        -cudart shared -Iinclude -Itasks/common -o conv3d-asymmetric-kernel.so tasks/L1/071-conv3d-asymmetric-kernel/reference.cu
- * Napkin math (timed N=4, C=32, F=48, D=H=W=48 → 46×44×42): 2·N·F·46·44·42·C·105 = 109.7
- * GFLOP; 4·(NCDHW + 105FC + NF·46·44·42) = 123 MB (0.03 ms at 4.26 TB/s; 1.6 ms at the FFMA
- * peak).
- * Estimates on an H200: cuDNN strict fp32 3-D implicit GEMM: ~4–11 ms; this kernel ~95 ms
- * (naive direct conv runs ~1.2 TFLOP/s); the oracle ~95 ms. */
+ *        -cudart shared -Iinclude -Itasks/common -o l1-060.so tasks/L1/060-conv-standard-3d-square-input-asymmetric-kernel/reference.cu
+ * Napkin math (timed N=16, C=3, F=64, D=64, H=64, W=64): 139 GFLOP; 934 MB moved at the floor
+ * (0.22 ms at 4.3 TB/s). This kernel at ~1 TFLOP/s: ~1.4e+02 ms; the oracle about the same.
+ * Tolerance atol 4e-05, rtol 0.0001: 1e-4 of the output scale (tools/l1-tasks.py), ~100× the fp32
+ * rounding of these sums. */
 #include "cuarena.h"
 #include "convnd.cuh"
 

@@ -1,24 +1,20 @@
-/* L1/086-conv-transpose3d-dilated reference:
- * y = conv_transpose3d(x, w, dilation=2), f32, no bias,
- * x [N,C,in...], w [C,F/G,K...] (transposed layout), y [N,F,out...];
- * the formula and layouts are in task.json and tasks/common/conv-transpose.cuh.
- * cua_solve is the nvcc baseline: gather form, one thread per output, fp32
- * accumulation in (tap, c) order; cua_oracle runs it in double, writing f64.
+/* L1/077-conv-transposed-3d-square-input-square-kernel-padded-dilated-strided reference: y = conv_transpose3d(x, w, stride=2, padding=1, dilation=2),
+ * f32, no bias: x [N,C,D,H,W], w [C,F,K,K,K], y [N,F,(D-1)*S-2*P+DIL*(K-1)+1,(H-1)*S-2*P+DIL*(K-1)+1,(W-1)*S-2*P+DIL*(K-1)+1].
+ * cua_solve is the nvcc baseline: gather form (conv-transpose.cuh), one thread per output, fp32 accumulation in
+ * (tap, c) order; cua_oracle runs it
+ * in double, writing f64.
  * Build: nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Xcompiler -fPIC -shared
- *        -cudart shared -Iinclude -Itasks/common -o conv-transpose3d-dilated.so tasks/L1/086-conv-transpose3d-dilated/reference.cu
- * Napkin math (timed N=8, C=64, F=64, 32×32×32 -> 36×36×36):
- * 2·N·C·in·(F/G)·K = 58.0 GFLOP of products (1728 terms per output at most, 1728 on
- * average); 4·(x + w + y) = 163 MB (0.04 ms at 4.26 TB/s).
- * This kernel: ~1 TFLOP/s -> ~58 ms; the fp64 oracle ~58–87 ms.
- * cuDNN (estimate, unmeasured): 4–25 TFLOP/s (dilation limits cuDNN to its generic dgrad kernels) -> 2.3–14 ms.
- * Tolerance atol 1.2e-3 ~ 1e-3·sqrt(1728/1152) (L1/056's atol scaled to the terms per
- * output), rtol 1e-4: fp32 sums err ~1e-05, TF32 products ~6e-03 (1 sigma). */
+ *        -cudart shared -Iinclude -Itasks/common -o l1-077.so tasks/L1/077-conv-transposed-3d-square-input-square-kernel-padded-dilated-strided/reference.cu
+ * Napkin math (timed N=16, C=32, F=64, D=16, H=32, W=32): 29 GFLOP of products; 605 MB moved at the floor
+ * (0.14 ms at 4.3 TB/s). This kernel at ~1 TFLOP/s: ~29 ms; the oracle about the same.
+ * Tolerance atol 1e-05, rtol 0.0001: 1e-4 of the output scale (tools/l1-tasks.py), ~100× the fp32
+ * rounding of these sums. */
 #include "cuarena.h"
 #include "conv-transpose.cuh"
 
 /* task.json's hyper-parameters: spatial dims, kernel, stride, padding,
  * output padding, dilation (per dimension, outermost first), groups. */
-static const struct cua_convt_params convt = {3, {3, 3, 3}, {1, 1, 1}, {0, 0, 0}, {0, 0, 0}, {2, 2, 2}, 1};
+static const struct cua_convt_params convt = {3, {3, 3, 3}, {2, 2, 2}, {1, 1, 1}, {0, 0, 0}, {2, 2, 2}, 1};
 
 extern "C" int cua_solve(const struct cua_tensor *in, int n_in, struct cua_tensor *out,
                          int n_out, cudaStream_t stream)

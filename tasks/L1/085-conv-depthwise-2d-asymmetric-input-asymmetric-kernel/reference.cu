@@ -1,15 +1,14 @@
-/* L1/068-conv2d-depthwise-asymmetric-kernel reference: y = conv2d(x, w, groups=C), NCHW
- * f32, one 3×7 filter per channel, stride 1, no padding, no bias: x [N,C,H,W], w [C,1,3,7],
- * y [N,C,H-2,W-6],
- *     y[n,c,h,v] = Σ_{i<3} Σ_{j<7} x[n,c,h+i,v+j] · w[c,0,i,j].
- * cua_solve is the nvcc baseline: direct convolution (convnd.cuh), one thread per
- * output, fp32 accumulation in (i, j) order; cua_oracle runs it in double, writing f64.
+/* L1/085-conv-depthwise-2d-asymmetric-input-asymmetric-kernel reference: y = conv2d(x, w, groups=x.shape[1]),
+ * f32, no bias: x [N,C,H,W], w [C,1,KH,KW], y [N,C,H-KH+1,W-KW+1].
+ * cua_solve is the nvcc baseline: direct convolution (convnd.cuh), one thread per output, fp32 accumulation in
+ * (c, taps) order; cua_oracle runs it
+ * in double, writing f64.
  * Build: nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Xcompiler -fPIC -shared
- *        -cudart shared -Iinclude -Itasks/common -o conv2d-depthwise-asymmetric-kernel.so tasks/L1/068-conv2d-depthwise-asymmetric-kernel/reference.cu
- * Napkin math (timed N=64, C=256, H=W=192 → 190×186): 2·NC·190·186·21 = 24.3 GFLOP; 4·(NCHW +
- * 21C + NC·190·186) = 4732 MB, memory bound: 1.11 ms at 4.26 TB/s (the SOL).
- * Estimates on an H200: cuDNN strict fp32 depthwise kernel: ~1.3–3 ms; this kernel ~3–5 ms
- * (memory bound, 21 taps from L1); the oracle ~3–5 ms. */
+ *        -cudart shared -Iinclude -Itasks/common -o l1-085.so tasks/L1/085-conv-depthwise-2d-asymmetric-input-asymmetric-kernel/reference.cu
+ * Napkin math (timed N=32, C=128, H=128, W=256): 5.42 GFLOP; 1.05 GB moved at the floor
+ * (0.24 ms at 4.3 TB/s). This kernel at ~1 TFLOP/s: ~5.4 ms; the oracle about the same.
+ * Tolerance atol 4e-05, rtol 0.0001: 1e-4 of the output scale (tools/l1-tasks.py), ~100× the fp32
+ * rounding of these sums. */
 #include "cuarena.h"
 #include "convnd.cuh"
 

@@ -4,14 +4,10 @@
  * scanned with warp shuffles and a running carry (scan.cuh); cua_oracle runs the
  * same scan in double and writes f64.
  * Build: nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Xcompiler -fPIC -shared
- *        -cudart shared -Iinclude -Itasks/common -o cumsum.so tasks/L1/089-cumsum/reference.cu
- * Napkin math (timed B=65536, L=8192): 8·B·L = 4.29 GB at the floor (read once,
- * write once): 1.0 ms at 4.26 TB/s, ~1.3 ms for a good kernel; B·L adds. This
- * kernel syncs three times per 1 KiB tile: a few ms. Rounding (x ~ N(0,1), so
- * |partial sums| ~ sqrt(l) ≤ ~450), simulated on the host at the timed shape
- * (seed 1): this scan errs by ≤ 1.3e-4 (2.6 % of the tolerance), a fully serial
- * fp32 scan by 1.5e-4 rms at the row end and ≤ 1.4e-3 (42 %): atol 2e-3 +
- * 1e-5·|y| passes both. */
+ *        -cudart shared -Iinclude -Itasks/common -o l1-089.so tasks/L1/089-cumsum/reference.cu
+ * Napkin math (timed B=32768, L=32768): 1.07 GFLOP, 8.59 GB moved at the floor (2 ms at 4.3 TB/s).
+ * Tolerance atol 0.001, rtol 1e-05 (task.json; the reasons are in its description and
+ * tools/l1-tasks.py). */
 #include "cuarena.h"
 #include "scan.cuh"
 

@@ -1,4 +1,4 @@
-/* L1/094-mse-loss reference: loss = (1/N) Σ_i (predictions[i] − targets[i])²
+/* L1/094-mseloss reference: loss = (1/N) Σ_i (predictions[i] − targets[i])²
  * over all N = B·D elements (torch.nn.functional.mse_loss, reduction 'mean'),
  * predictions, targets [B,D] f32, loss [1] f32.
  * cua_solve is the nvcc baseline: ≤ 1024 blocks of 256 threads, each thread a
@@ -7,17 +7,10 @@
  * deterministic, no atomics); cua_oracle runs the same launches in double and
  * writes f64.
  * Build: nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Xcompiler -fPIC -shared
- *        -cudart shared -Iinclude -Itasks/common -o mse-loss.so tasks/L1/094-mse-loss/reference.cu
- * Napkin math (timed B=15168, D=32768, N = 497 M): 8·N = 3.98 GB read: 0.93 ms
- * at 4.26 TB/s, ~1.2 ms for a good kernel; 3·N flops. This kernel has 262144
- * threads with one 8-byte pair of loads in flight each: ~2-3 ms.
- * Tolerance (loss ≈ 2, a mean of same-sign terms): this reduction's error is
- * ~1e-7 relative (loss.cuh); rtol 1e-5 also admits, e.g., float atomics of up
- * to ~1e4 block partials (~1.4e-6). Non-degeneracy at the timed shape: a new
- * seed for one input moves a mean of 5e8 terms by only ~8e-5 relative (rms),
- * so B was chosen with the exact losses computed on the host for the
- * selftest's seeds 1 and 2: the changes are 4.5x (seeds), 4.2x (predictions
- * alone) and 16.7x (targets alone) the tolerance. */
+ *        -cudart shared -Iinclude -Itasks/common -o l1-094.so tasks/L1/094-mseloss/reference.cu
+ * Napkin math (timed B=32768, D=32768): 3.22 GFLOP, 8.59 GB moved at the floor (2 ms at 4.3 TB/s).
+ * Tolerance atol 0, rtol 1e-06 (task.json; the reasons are in its description and
+ * tools/l1-tasks.py). */
 #include "cuarena.h"
 #include "loss.cuh"
 

@@ -1,6 +1,6 @@
-/* L1/095-cross-entropy reference: loss = (1/B) Σ_b (logsumexp(logits[b,:]) −
- * logits[b, labels[b]]) (torch.nn.functional.cross_entropy, reduction 'mean'),
- * logits [B,C] f32, labels [B] i64 in [0, C), loss [1] f32.
+/* L1/095-crossentropyloss reference: loss = (1/B) Σ_b (logsumexp(predictions[b,:]) −
+ * predictions[b, targets[b]]) (torch.nn.functional.cross_entropy, reduction 'mean'),
+ * predictions (the logits) [B,C] f32, targets (the labels) [B] i64 in [0, C), loss [1] f32.
  * cua_solve is the nvcc baseline: ≤ 1024 blocks of 256 threads, one block per
  * row at a time (grid-stride over rows), three block passes over the row (max,
  * Σ exp(x − max), then thread 0 gathers the label's logit) with warp-shuffle
@@ -11,17 +11,9 @@
  * Build: nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Xcompiler -fPIC -shared
  *        -cudart shared -Iinclude -Itasks/common -o cross-entropy.so \
  *        tasks/L1/095-cross-entropy/reference.cu
- * Napkin math (timed B=30720, C=32000): 4·B·C + 8·B = 3.93 GB read at the floor:
- * 0.92 ms at 4.26 TB/s, ~1.2 ms for a good kernel (one pass with an online
- * max/sum); 4·B·C flops by convention, B·C expf (0.25 ms of MUFU at most). This
- * kernel reads each 128 KB row twice (the second pass partly from L2): ~3-5 ms.
- * Tolerance (logits N(0, 2²): loss ≈ log C + 2 ≈ 12.4): per row, the fp32 Σ exp
- * and logf err by ~1e-7 relative, i.e. ~1e-6 absolute, with random signs across
- * rows; the mean's error is ~1e-7 relative. rtol 1e-5 leaves ≥ 50x, and also
- * admits __expf-style fast exponentials (a few ulp each). Non-degeneracy at
- * the timed shape (exact losses computed on the host for the selftest's seeds
- * 1 and 2): new seeds move the loss by 155x the tolerance, new logits alone by
- * 75x, new labels alone by 112x. */
+ * Napkin math (timed B=32768, C=4096): 537 MFLOP, 537 MB moved at the floor (0.12 ms at 4.3 TB/s).
+ * Tolerance atol 0, rtol 2e-06 (task.json; the reasons are in its description and
+ * tools/l1-tasks.py). */
 #include "cuarena.h"
 #include "loss.cuh"
 

@@ -1,4 +1,4 @@
-/* L1/096-huber-loss reference: smooth L1 (Huber) loss with beta = 1, mean over
+/* L1/096-huberloss reference: smooth L1 (Huber) loss with beta = 1, mean over
  * all N = B·D elements (torch.nn.functional.smooth_l1_loss, beta 1.0, reduction
  * 'mean'): z = |predictions − targets|, term = z < 1 ? 0.5·z² : z − 0.5;
  * predictions, targets [B,D] f32, loss [1] f32.
@@ -7,16 +7,10 @@
  * then one block sums the partials and divides by N (loss.cuh; deterministic, no
  * atomics); cua_oracle runs the same launches in double and writes f64.
  * Build: nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Xcompiler -fPIC -shared
- *        -cudart shared -Iinclude -Itasks/common -o huber-loss.so tasks/L1/096-huber-loss/reference.cu
- * Napkin math (timed B=12608, D=32768, N = 413 M): 8·N = 3.30 GB read: 0.78 ms
- * at 4.26 TB/s, ~1.0 ms for a good kernel; ~5·N flops. This kernel: ~2 ms.
- * Tolerance (inputs N(0,1), so z ~ |N(0,2)|, about half the terms quadratic, loss
- * ≈ 0.72, a mean of non-negative terms): this reduction errs by ~1e-7 relative
- * (loss.cuh); rtol 1e-5 also admits float atomics of up to ~1e4 partials.
- * Non-degeneracy at the timed shape: a new seed for one input moves a mean of
- * 4e8 terms by only ~1e-4 relative (rms), so B was chosen with the exact losses
- * computed on the host for the selftest's seeds 1 and 2: the changes are 8.0x
- * (seeds), 4.2x (predictions alone) and 13.2x (targets alone) the tolerance. */
+ *        -cudart shared -Iinclude -Itasks/common -o l1-096.so tasks/L1/096-huberloss/reference.cu
+ * Napkin math (timed B=32768, D=32768): 4.29 GFLOP, 8.59 GB moved at the floor (2 ms at 4.3 TB/s).
+ * Tolerance atol 0, rtol 1e-06 (task.json; the reasons are in its description and
+ * tools/l1-tasks.py). */
 #include "cuarena.h"
 #include "loss.cuh"
 

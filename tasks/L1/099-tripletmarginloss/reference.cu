@@ -1,4 +1,4 @@
-/* L1/098-triplet-margin-loss reference: triplet margin loss with margin 1, p = 2,
+/* L1/099-tripletmarginloss reference: triplet margin loss with margin 1, p = 2,
  * eps = 1e-6, mean over the batch (torch.nn.functional.triplet_margin_loss with
  * its defaults, swap False):
  *     d(x, y)[b] = sqrt(Σ_k (x[b,k] − y[b,k] + eps)²)   (torch.pairwise_distance)
@@ -13,20 +13,9 @@
  * Build: nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Xcompiler -fPIC -shared
  *        -cudart shared -Iinclude -Itasks/common -o triplet-margin-loss.so \
  *        tasks/L1/098-triplet-margin-loss/reference.cu
- * Napkin math (timed B=36864, D=8192): 12·B·D = 3.62 GB read at the floor:
- * 0.85 ms at 4.26 TB/s, ~1.1 ms for a good kernel; 8·B·D flops. This kernel:
- * ~2-3 ms.
- * Tolerance (inputs N(0,1): d ≈ sqrt(2D) = 128, d_pos − d_neg ~ N(0, ~1), the
- * loss ≈ 1.1): the row loss is a difference of two distances of ~128, so it
- * inherits their absolute errors: ~128·5e-8 from the fp32 sums plus their own
- * rounding (half an ulp of 128 is 7.6e-6), ~1e-5 per row with random signs, and
- * the mean of B rows errs by ~1e-5/sqrt(B): 5e-8 at the timed shape. The check
- * shapes keep d·(sum error)/sqrt(B) small for the same reason (B = 257 rows
- * of D = 4099: ~4e-7 relative; a serial per-row fp32 sum at B = 37, D = 1001:
- * ~2e-6): rtol 1e-5. Non-degeneracy at the timed shape (exact losses computed
- * on the host for the selftest's seeds 1 and 2): new seeds move the loss by
- * 727x the tolerance, and a new anchor, positive or negative alone by 665x,
- * 1116x and 82x. */
+ * Napkin math (timed B=32768, D=8192): 2.42 GFLOP, 3.22 GB moved at the floor (0.75 ms at 4.3 TB/s).
+ * Tolerance atol 0, rtol 1e-05 (task.json; the reasons are in its description and
+ * tools/l1-tasks.py). */
 #include "cuarena.h"
 #include "loss.cuh"
 

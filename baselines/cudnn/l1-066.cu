@@ -1,0 +1,18 @@
+/* baselines/cudnn/l1-066.cu — cuDNN baseline for L1/066-conv-standard-3d-asymmetric-input-asymmetric-kernel:
+ * y = conv3d(x, w), f32, no bias, as
+ * cudnnConvolutionForward with CUDNN_FMA_MATH (strict fp32: no TF32
+ * tensor cores), algorithm found once per shape (conv-common.cuh).
+ * Build: nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Xcompiler -fPIC -shared
+ *        -cudart shared -Iinclude -o l1-066.so baselines/cudnn/l1-066.cu -lcudnn
+ * Napkin math (timed N=8, C=3, F=64, D=16, H=128, W=128): 68.3 GFLOP; 459 MB moved at the floor
+ * (0.11 ms at 4.3 TB/s; 1 ms at the 67 TFLOP/s FFMA peak). */
+#include "conv-common.cuh"
+
+/* nsp, k, stride, padding, dilation (slowest dim first), groups (0 = depthwise) */
+static const struct conv_spec conv = {3, {3, 5, 7}, {1, 1, 1}, {0, 0, 0}, {1, 1, 1}, 1};
+
+extern "C" int cua_solve(const struct cua_tensor *in, int n_in, struct cua_tensor *out,
+                         int n_out, cudaStream_t stream)
+{
+	return conv_forward(&conv, in, n_in, out, n_out, stream);
+}

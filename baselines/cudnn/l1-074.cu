@@ -1,0 +1,19 @@
+/* baselines/cudnn/l1-074.cu — cuDNN baseline for L1/074-conv-transposed-1d-dilated:
+ * y = conv_transpose1d(x, w, dilation=3), f32, no bias, as
+ * cudnnConvolutionBackwardData with CUDNN_FMA_MATH (strict fp32); see
+ * conv-transpose-common.cuh for the mapping and the algorithm choice.
+ * Build: nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Xcompiler -fPIC -shared
+ *        -cudart shared -Iinclude -o l1-074.so baselines/cudnn/l1-074.cu -lcudnn
+ * Napkin math (timed N=32, C=32, F=64, L=131072): 85.9 GFLOP of products; 1.61 GB moved at the floor
+ * (0.37 ms at 4.3 TB/s; 1.3 ms at the 67 TFLOP/s FFMA peak). */
+#include "conv-transpose-common.cuh"
+
+/* task.json's hyper-parameters: spatial dims, kernel, stride, padding,
+ * output padding, dilation (per dimension, outermost first), groups. */
+static const struct convt_hp hp = {1, {5}, {1}, {0}, {0}, {3}, 1};
+
+extern "C" int cua_solve(const struct cua_tensor *in, int n_in, struct cua_tensor *out,
+                         int n_out, cudaStream_t stream)
+{
+	return convt_cudnn(&hp, in, n_in, out, n_out, stream);
+}

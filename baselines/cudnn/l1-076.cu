@@ -1,0 +1,18 @@
+/* baselines/cudnn/l1-076.cu — cuDNN baseline for L1/076-conv-standard-1d-dilated-strided:
+ * y = conv1d(x, w, stride=3, dilation=4), f32, no bias, as
+ * cudnnConvolutionForward with CUDNN_FMA_MATH (strict fp32: no TF32
+ * tensor cores), algorithm found once per shape (conv-common.cuh).
+ * Build: nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Xcompiler -fPIC -shared
+ *        -cudart shared -Iinclude -o l1-076.so baselines/cudnn/l1-076.cu -lcudnn
+ * Napkin math (timed N=64, C=64, F=128, L=524280): 550 GFLOP; 14.3 GB moved at the floor
+ * (3.3 ms at 4.3 TB/s; 8.2 ms at the 67 TFLOP/s FFMA peak). */
+#include "conv-common.cuh"
+
+/* nsp, k, stride, padding, dilation (slowest dim first), groups (0 = depthwise) */
+static const struct conv_spec conv = {1, {3}, {3}, {0}, {4}, 1};
+
+extern "C" int cua_solve(const struct cua_tensor *in, int n_in, struct cua_tensor *out,
+                         int n_out, cudaStream_t stream)
+{
+	return conv_forward(&conv, in, n_in, out, n_out, stream);
+}

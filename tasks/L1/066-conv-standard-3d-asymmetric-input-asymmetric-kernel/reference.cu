@@ -1,0 +1,28 @@
+/* L1/066-conv-standard-3d-asymmetric-input-asymmetric-kernel reference: y = conv3d(x, w),
+ * f32, no bias: x [N,C,D,H,W], w [F,C,KD,KH,KW], y [N,F,D-KD+1,H-KH+1,W-KW+1].
+ * cua_solve is the nvcc baseline: direct convolution (convnd.cuh), one thread per output, fp32 accumulation in
+ * (c, taps) order; cua_oracle runs it
+ * in double, writing f64.
+ * Build: nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Xcompiler -fPIC -shared
+ *        -cudart shared -Iinclude -Itasks/common -o l1-066.so tasks/L1/066-conv-standard-3d-asymmetric-input-asymmetric-kernel/reference.cu
+ * Napkin math (timed N=8, C=3, F=64, D=16, H=128, W=128): 68.3 GFLOP; 459 MB moved at the floor
+ * (0.11 ms at 4.3 TB/s). This kernel at ~1 TFLOP/s: ~68 ms; the oracle about the same.
+ * Tolerance atol 4e-05, rtol 0.0001: 1e-4 of the output scale (tools/l1-tasks.py), ~100× the fp32
+ * rounding of these sums. */
+#include "cuarena.h"
+#include "convnd.cuh"
+
+/* nsp, k, stride, padding, dilation (slowest dim first), groups (0 = depthwise) */
+static const struct cua_conv_hparams conv = {3, {3, 5, 7}, {1, 1, 1}, {0, 0, 0}, {1, 1, 1}, 1};
+
+extern "C" int cua_solve(const struct cua_tensor *in, int n_in, struct cua_tensor *out,
+                         int n_out, cudaStream_t stream)
+{
+	return cua_convnd_reference<float, float>(in, n_in, out, n_out, &conv, stream);
+}
+
+extern "C" int cua_oracle(const struct cua_tensor *in, int n_in, struct cua_tensor *out,
+                          int n_out, cudaStream_t stream)
+{
+	return cua_convnd_reference<double, double>(in, n_in, out, n_out, &conv, stream);
+}
