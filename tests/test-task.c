@@ -483,6 +483,15 @@ Test(catalogue, a_task_hash_covers_the_task_folder_and_nothing_else)
 	task_hash_of(dir, h0);
 	cr_expect_str_eq(h0, want, "path, NUL, contents, as the catalogue hash");
 
+	char cmd[8192];
+	int status;
+	snprintf(cmd, sizeof(cmd), "python3 '%s/tools/task_hash.py' '%s/tasks/L1/019-relu'", root(),
+	         dir);
+	char *py = sh(cmd, &status);
+	cr_expect_eq(status, 0, "%s", py);
+	cr_expect(strncmp(py, h0, 64) == 0, "tools/task_hash.py agrees: %s vs %s", py, h0);
+	free(py);
+
 	write_text(dir, "tasks/common/naive.cuh", "// v2\n");
 	task_hash_of(dir, h1);
 	cr_expect_str_eq(h1, h0, "a file outside the folder is not the task's");

@@ -2,14 +2,21 @@
 """torch_check.py — cross-validate the catalogue against PyTorch on the GPU machine.
 
     build/cuarena selftest --dump /tmp/dump          # inputs + fp64 oracle outputs
-    python3 tools/torch_check.py --dump /tmp/dump [--time] [--out FILE] [--only SUBSTR]
+    python3 tools/torch_check.py --dump /tmp/dump [--kernelbench DIR] [--time] [--out FILE]
+                                 [--only SUBSTR]
 
 Check: for every task with a dump, each check shape's inputs (exactly the harness's,
 read from the dump) are fed to the task's `torch` expression in float64, and our
-fp64 oracle must agree with PyTorch within the task's tolerance.
+fp64 oracle must agree with PyTorch within the task's tolerance. With --kernelbench DIR
+(a KernelBench checkout: DIR/KernelBench/level1/*.py, e.g. `git archive v0.1
+KernelBench/level1` of its repository), a task whose task.json names its KernelBench
+problem ("source") is also run through that problem's own Model (tools/kb_l1.py), which
+must agree with the oracle too.
 
 Time (--time): at the timed shape, on random inputs drawn from the task's
-distributions (never zeros), torch eager and torch.compile (default mode) are timed
+distributions (never zeros), torch eager and torch.compile (default mode) are timed — of
+KernelBench's own Model where --kernelbench gives it one (the baseline KernelBench's
+papers divide by), else of the task's torch expression —
 in strict fp32 (TF32 off for matmul and cuDNN) with CUDA events, an L2 flush
 (256 MiB written) before every sample, warm-up first, median of the samples. The
 result (torch version, GPU, driver) is what the harness imports as the
@@ -37,18 +44,24 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import task_hash  # noqa: E402
+
 DTYPES = {"f32": np.float32, "f64": np.float64, "i32": np.int32, "i64": np.int64,
           "u8": np.uint8}
 
 
 def load_tasks(root):
     tasks = []
-    for path in sorted(glob.glob(os.path.join(root, "tasks", "L*", "*", "task.json"))):
+    paths = glob.glob(os.path.join(root, "tasks", "L*", "*", "task.json")) + \
+        glob.glob(os.path.join(root, "tasks", "X", "*", "task.json"))   # the extra set
+    for path in sorted(paths):
         folder = os.path.dirname(path)
         with open(path) as f:
             t = json.load(f)
         t["_folder"] = os.path.basename(folder)
         t["_id"] = "%s/%s" % (os.path.basename(os.path.dirname(folder)), t["_folder"])
+        t["_dir"] = folder
         tasks.append(t)
     return tasks
 
@@ -98,7 +111,41 @@ def compiled(fn, args):
     return cfn, took
 
 
-def check_task(task, dump_dir):
+def compare(shape_name, got, oracle, atol, rtol, what):
+    """(None, worst |diff|) when every output of got is within tolerance of the oracle's,
+    else (message, 0)."""
+    worst = 0.0
+    if len(got) != len(oracle):
+        return "shape %s: %s gives %d outputs, the task %d" % (
+            shape_name, what, len(got), len(oracle)), 0
+    for g, o in zip(got, oracle):
+        g = g.reshape(o.shape) if g.numel() == o.numel() else g
+        if g.shape != o.shape:
+            return "shape %s: %s output %s vs oracle %s" % (
+                shape_name, what, tuple(g.shape), tuple(o.shape)), 0
+        if not o.is_floating_point():
+            bad = (g.to(o.dtype) != o).sum().item()
+            if bad:
+                return "shape %s: %d integer elements differ from %s" % (
+                    shape_name, bad, what), 0
+            continue
+        g = g.double()
+        diff = (o - g).abs()
+        tol = atol + rtol * g.abs()
+        nan_ok = torch.isnan(o) == torch.isnan(g)
+        bad = (~((diff <= tol) | (torch.isnan(o) & torch.isnan(g)))).sum().item()
+        if bad or not bool(nan_ok.all()):
+            i = int(torch.argmax((diff - tol).nan_to_num(1e300)).item())
+            return "shape %s: %d elements out of tolerance of %s; first worst: oracle %r, %r" % (
+                shape_name, bad, what, o.flatten()[i].item(), g.flatten()[i].item()), 0
+        worst = max(worst, float(diff.max().item()) if diff.numel() else 0.0)
+    return None, worst
+
+
+def check_task(task, dump_dir, kernelbench=None):
+    """Our fp64 oracle against the task's torch expression at every dumped check shape,
+    and, with kernelbench (a KernelBench checkout) for a task that names its problem,
+    against KernelBench's own Model (tools/kb_l1.py) too."""
     man_path = os.path.join(dump_dir, task["_folder"], "manifest.json")
     if not os.path.exists(man_path):
         return None, "no dump"
@@ -106,7 +153,12 @@ def check_task(task, dump_dir):
         man = json.load(f)
     fn, names = make_fn(task)
     atol, rtol = task["tolerance"]["atol"], task["tolerance"]["rtol"]
-    worst = 0.0
+    worst = worst_kb = 0.0
+    kb = None
+    if kernelbench:
+        import kb_l1
+        kb = kb_l1 if kb_l1.problem(task) is not None else None
+    dims_of = {s["name"]: s["dims"] for s in task["shapes"]}
     for shape in man["shapes"]:
         ins, oracle = {}, []
         for t in shape["tensors"]:
@@ -121,30 +173,21 @@ def check_task(task, dump_dir):
             got = fn(*[ins[n] for n in names])
         if not isinstance(got, (tuple, list)):
             got = [got]
-        if len(got) != len(oracle):
-            return False, "shape %s: torch gives %d outputs, the task %d" % (
-                shape["name"], len(got), len(oracle))
-        for g, o in zip(got, oracle):
-            g = g.reshape(o.shape) if g.numel() == o.numel() else g
-            if g.shape != o.shape:
-                return False, "shape %s: torch output %s vs oracle %s" % (
-                    shape["name"], tuple(g.shape), tuple(o.shape))
-            if not o.is_floating_point():
-                bad = (g.to(o.dtype) != o).sum().item()
-                if bad:
-                    return False, "shape %s: %d integer elements differ" % (shape["name"], bad)
-                continue
-            g = g.double()
-            diff = (o - g).abs()
-            tol = atol + rtol * g.abs()
-            nan_ok = torch.isnan(o) == torch.isnan(g)
-            bad = (~((diff <= tol) | (torch.isnan(o) & torch.isnan(g)))).sum().item()
-            if bad or not bool(nan_ok.all()):
-                i = int(torch.argmax((diff - tol).nan_to_num(1e300)).item())
-                return False, "shape %s: %d elements out of tolerance; first worst: oracle %r torch %r" % (
-                    shape["name"], bad, o.flatten()[i].item(), g.flatten()[i].item())
-            worst = max(worst, float(diff.max().item()) if diff.numel() else 0.0)
-    return True, "max |oracle - torch| = %.3g" % worst
+        bad, w = compare(shape["name"], got, oracle, atol, rtol, "torch")
+        if bad:
+            return False, bad
+        worst = max(worst, w)
+        if kb is not None:
+            got = kb.run(task, kernelbench, ins, dims_of[shape["name"]])
+            bad, w = compare(shape["name"], got, oracle, atol, rtol, "KernelBench's model")
+            if bad:
+                return False, bad
+            worst_kb = max(worst_kb, w)
+    msg = "max |oracle - torch| = %.3g" % worst
+    if kb is not None:
+        msg += "; max |oracle - KernelBench %s's model| = %.3g" % (
+            task["source"]["kernelbench"], worst_kb)
+    return True, msg
 
 
 def eval_dims(task, shape):
@@ -220,9 +263,19 @@ def timed_inputs(task):
             random_input(i, [ev(e) for e in i["shape"]]) for i in task["inputs"]]
 
 
-def time_task(task):
+def time_task(task, kernelbench=None):
+    """torch eager and torch.compile of the task at its timed shape: of KernelBench's own
+    Model when kernelbench is given and the task names its problem (the time KernelBench's
+    papers divide by), else of the task's torch expression."""
     fn, _ = make_fn(task)
     args = timed_inputs(task)
+    if kernelbench:
+        import kb_l1
+        if kb_l1.problem(task) is not None:
+            timed = [s for s in task["shapes"] if s.get("timed")][0]
+            named = {i["name"]: a for i, a in zip(task["inputs"], args)}
+            model, args = kb_l1.build(task, kernelbench, named, timed["dims"], torch.float32)
+            fn = model
     with torch.no_grad():
         eager, n = time_fn(fn, args)
         cfn, compile_s = compiled(fn, args)
@@ -275,6 +328,9 @@ def main():
                     help="only build each task's torch.compile graph once (fills the on-disk "
                     "inductor/Triton caches; run several in parallel before --time)")
     ap.add_argument("--shard", default="0/1", help="I/N: take every N-th task from the I-th")
+    ap.add_argument("--kernelbench", help="a KernelBench checkout (its KernelBench/level1/*.py): "
+                    "with --dump, a task that names its KernelBench problem is also checked "
+                    "against the problem's own Model (tools/kb_l1.py)")
     a = ap.parse_args()
     shard_i, shard_n = (int(x) for x in a.shard.split("/"))
 
@@ -299,12 +355,14 @@ def main():
         if "torch" not in task:
             print("SKIP %s: no torch expression" % task["_id"])
             continue
-        entry = {}
+        # the task's folder hash: `cuarena catalogue` shows a figure only for the task
+        # as it was measured (tools/task_hash.py)
+        entry = {"task_hash": task_hash.folder_hash(task["_dir"])}
         ok = True
         did = False   # a task with nothing checked or timed is skipped, not passed
         try:
             if a.dump:
-                good, msg = check_task(task, a.dump)
+                good, msg = check_task(task, a.dump, a.kernelbench)
                 if good is None:
                     print("SKIP %s check: %s" % (task["_id"], msg))
                 else:
@@ -320,7 +378,7 @@ def main():
                     task["_id"], entry["compile_build_cold_s"]))
             if a.time and (not a.time_only or re.search(a.time_only, task["_folder"])):
                 did = True
-                entry.update(time_task(task))
+                entry.update(time_task(task, a.kernelbench))
                 print("     %s eager %.4f ms, compile %.4f ms (built in %.1f s)" % (
                     task["_id"], entry["eager_ms"], entry["compile_ms"],
                     entry["compile_build_s"]))

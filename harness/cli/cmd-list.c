@@ -43,6 +43,9 @@ int cmd_list(struct cua_cli *cli, int argc, char **argv)
 			cJSON_AddNumberToObject(j, "level", t->level);
 			cJSON_AddStringToObject(j, "title", t->title);
 			cJSON_AddStringToObject(j, "precision", cua_precision_name(t->precision));
+			char th[65];
+			if (cua_catalogue_task_hash(t, th, err, sizeof(err)) == CUA_OK)
+				cJSON_AddStringToObject(j, "task_hash", th);
 			if (t->source_file) {
 				cJSON *src = cJSON_AddObjectToObject(j, "source");
 				cJSON_AddStringToObject(src, "kernelbench", t->source_version);
