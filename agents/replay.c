@@ -1,7 +1,7 @@
 /* replay.c — the `replay` agent: re-scores saved agent outputs as if proposed turn
  * by turn (e.g. on new hardware). Config: {"dir": "saved/"} with files
- * saved/<task id>/turn-<k>.cu (task id "L1/021-relu" → saved/L1/021-relu/turn-1.cu),
- * or {"jsonl": "saved.jsonl"} with lines {"task": "L1/021-relu", "turn": 1,
+ * saved/<task id>/turn-<k>.cu (task id "L1/019-relu" → saved/L1/019-relu/turn-1.cu),
+ * or {"jsonl": "saved.jsonl"} with lines {"task": "L1/019-relu", "turn": 1,
  * "code": "..."} (a run's trajectories.jsonl works as is). Turn k proposes the saved
  * source for k; when there is none, the agent stops. */
 #include "episode/agent.h"

@@ -67,8 +67,8 @@ if [ -z "$RELU_DIR" ]; then
 	echo "0 passed, 1 failed"
 	exit 1
 fi
-RELU_ID=L1/$(basename "$RELU_DIR")                      # L1/021-relu
-RELU_NUM=$(basename "$RELU_DIR" | sed 's/-.*//; s/^0*//') # 21
+RELU_ID=L1/$(basename "$RELU_DIR")                      # L1/019-relu
+RELU_NUM=$(basename "$RELU_DIR" | sed 's/-.*//; s/^0*//') # 19
 
 KERNEL=$WORK/kernel.cu
 cat >"$KERNEL" <<'EOF'
@@ -130,8 +130,9 @@ expect_in "$ERR" "/nonexistent" "--root without a catalogue names the folder"
 cua list
 expect_rc 0 "list succeeds"
 expect_in "$OUT" "$RELU_ID" "list shows $RELU_ID"
-expect_in "$OUT" "L1/001-sgemm" "list shows L1/001-sgemm"
+expect_in "$OUT" "L1/001-square-matrix-multiplication" "list shows L1/001-square-matrix-multiplication"
 expect_in "$OUT" "fp32-strict" "list shows the precision policy"
+expect_in "$OUT" "X/002-vector-add" "list shows the extra set's tasks"
 
 cua list --level 1 --json
 expect_rc 0 "list --level 1 --json succeeds"
@@ -142,9 +143,15 @@ json_check "all(t['level'] == 1 for t in j['tasks']) and len(j['tasks']) >= 2" \
 	"list --level 1 keeps level-1 tasks"
 json_check "all(t['baselines'][0] == 'nvcc' for t in j['tasks'])" "every task has the nvcc baseline first"
 json_check "j['errors'] == []" "the catalogue has no broken tasks"
-# relu: B*D flops and 8*B*D bytes at B = 4096, D = 196608 (what a run records)
-json_check "[(t['flops'], t['bytes']) for t in j['tasks'] if t['id'] == 'L1/021-relu'] == [(805306368, 6442450944)]" \
+# relu: B*D flops and 8*B*D bytes at KernelBench's B = 4096, D = 393216 (what a run records)
+json_check "[(t['flops'], t['bytes']) for t in j['tasks'] if t['id'] == 'L1/019-relu'] == [(1610612736, 12884901888)]" \
 	"list --json gives a task's flops and bytes at its timed shape"
+json_check "j['catalogue_version'] == 2 and len(j['tasks']) == 100" \
+	"list --json gives the catalogue version; Level 1 is KernelBench's 100 problems"
+json_check "all(t['source']['kernelbench'] == 'v0.1' and t['source']['file'].startswith('level1/%d_' % int(t['id'][3:6])) for t in j['tasks'])" \
+	"every Level 1 task names its KernelBench problem, of its own number"
+json_check "all(re.fullmatch('[0-9a-f]{64}', t['task_hash']) for t in j['tasks'])" \
+	"list --json gives each task's folder hash"
 HASH1=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['catalogue_hash'])" "$OUT" 2>/dev/null)
 
 cua list --json
@@ -183,6 +190,14 @@ cua show --json "$RELU_ID"
 json_check "j['id'] == '$RELU_ID'" "show accepts the full id"
 cua show --json "$RELU_NUM"
 json_check "j['id'] == '$RELU_ID'" "show accepts the task number ($RELU_NUM)"
+cua show relu
+expect_in "$OUT" "Source: KernelBench v0.1, KernelBench/level1/19_ReLU.py." \
+	"show names the KernelBench problem a task is"
+cua show --json X/2
+json_check "j['id'] == 'X/002-vector-add'" "show finds an extra-set task by X/<number>"
+cua show --json 2
+json_check "j['id'] == 'L1/002-standard-matrix-multiplication'" \
+	"a bare number names the Level 1 task, never the extra set's"
 
 # a Level 3 task: its layered input as a layout table, P and memory
 cua show L3/009-resnet18
@@ -316,7 +331,7 @@ expect_rc 2 "selftest --jobs 0 is a usage error"
 if [ -n "$NVCC_RELEASE" ]; then
 	cua selftest --compile-only relu
 	expect_rc 0 "selftest --compile-only builds a task's reference and baselines"
-	expect_in "$OUT" "PASS L1/021-relu reference" "selftest --compile-only names the reference"
+	expect_in "$OUT" "PASS L1/019-relu reference" "selftest --compile-only names the reference"
 	expect_in "$OUT" "2 passed, 0 failed" "selftest --compile-only counts reference and baseline"
 else
 	skip "selftest --compile-only (no nvcc here)"
@@ -400,16 +415,16 @@ cua help nosuchcommand
 expect_rc 2 "help of an unknown command is a usage error"
 
 cua catalogue
-expect_in "$OUT" "| L1/021-relu | ReLU" "catalogue prints a markdown row per task"
-expect_in "$OUT" "6.44 GB" "catalogue evaluates bytes at the timed shape"
+expect_in "$OUT" "| L1/019-relu | ReLU" "catalogue prints a markdown row per task"
+expect_in "$OUT" "12.9 GB" "catalogue evaluates bytes at the timed shape"
 cua catalogue --selftest /nonexistent.json
 expect_rc 2 "catalogue with a missing selftest file is a usage error"
 expect_in "$ERR" "/nonexistent.json" "catalogue names the missing file"
 # the measured files committed from the H200, and docs/CATALOGUE.md made from them
 cua catalogue --selftest "$ROOT/results/selftest/NVIDIA-H200.json" --torch "$ROOT/baselines/torch/NVIDIA-H200.json"
 expect_rc 0 "catalogue reads the committed H200 selftest and torch files"
-RELU_ROW=$(grep '^| L1/021-relu ' "$OUT")
-[ "$(grep -o 'torch-eager' <<< "$RELU_ROW" | wc -l)" -eq 1 ]
+VADD_ROW=$(grep '^| X/002-vector-add ' "$OUT")
+[ "$(grep -o 'torch-eager' <<< "$VADD_ROW" | wc -l)" -eq 1 ]
 check $? "catalogue lists an imported torch figure once (not again from the selftest file)"
 cmp -s "$OUT" "$ROOT/docs/CATALOGUE.md"
 check $? "docs/CATALOGUE.md is the catalogue generated from the committed files"
@@ -417,7 +432,7 @@ check $? "docs/CATALOGUE.md is the catalogue generated from the committed files"
 python3 -c "
 import json, sys
 d = json.load(open(sys.argv[1]))
-t = next(t for t in d['tasks'] if t['id'] == 'L1/088-conv-transpose2d-large-kernel')
+t = next(t for t in d['tasks'] if t['id'] == 'X/008-conv-transpose2d-large-kernel')
 b = next(b for b in t['baselines'] if b['subject'].startswith('cudnn/'))
 b['verdict'] = 'wrong_output'; t['ok'] = False
 json.dump(d, open(sys.argv[2], 'w'))" "$ROOT/results/selftest/NVIDIA-H200.json" "$WORK/selftest-failed.json"
@@ -443,7 +458,7 @@ expect_rc 0 "env ends cleanly on close"
 jline 1 "j['ok'] is False and 'reset first' in j['error']" "env: step before reset is an error, not a crash"
 jline 2 "j['ok'] is False and j['error'].startswith('line 2:')" "env: a line that is not JSON is named by number"
 jline 3 "j['ok'] is False and 'nosuchtask' in j['error']" "env: reset of an unknown task names it"
-jline 4 "j['ok'] and j['task'] == 'L1/021-relu' and j['turn'] == 1 and 'cua_solve' in j['observation']" \
+jline 4 "j['ok'] and j['task'] == 'L1/019-relu' and j['turn'] == 1 and 'cua_solve' in j['observation']" \
 	"env: reset returns the task prompt as the first observation"
 jline 5 "j['ok'] is False and 'unknown cmd' in j['error']" "env: an unknown cmd is an error"
 jline 6 "j['ok'] is True" "env: close answers ok"

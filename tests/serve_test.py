@@ -206,12 +206,12 @@ def test_protocol():
     check(h["ok"] and h["queue_capacity"] == 64 and not h["gpu_present"],
           "healthz says the queue and that there is no GPU here", h)
     tasks = svc.tasks()
-    check(any(t["id"] == "L1/021-relu" for t in tasks), "GET /v1/tasks lists the catalogue")
+    check(any(t["id"] == "L1/019-relu" for t in tasks), "GET /v1/tasks lists the catalogue")
     rc, shown, _ = cuarena("show", "relu")
     prompt = svc.prompt("relu")
     check(prompt.rstrip("\n") == shown.rstrip("\n"),
           "GET /v1/tasks/relu is exactly the prompt `cuarena show` prints")
-    check(svc.prompt("L1/021-relu") == prompt, "a task is found by its full id too")
+    check(svc.prompt("L1/019-relu") == prompt, "a task is found by its full id too")
     st, _, j = jreq(srv.port, "GET", "/v1/tasks/nosuchtask")
     check(st == 404 and "nosuchtask" in j.get("error", ""), "an unknown task is a 404 naming it",
           (st, j))
@@ -329,7 +329,7 @@ def test_protocol():
 
     # the results folder is a run: every evaluation, read by table, board and compare
     lines = eval_lines(srv.results)
-    check(len(lines) == 10 and all(l["task"] == "L1/021-relu" for l in lines),
+    check(len(lines) == 10 and all(l["task"] == "L1/019-relu" for l in lines),
           "every evaluation is a line of evals.jsonl", len(lines))
     check(sum(1 for l in lines if l.get("episode") == "trainer-ep-1" and l["turn"] == 2) == 3,
           "an evaluation's episode id and turn are recorded")
@@ -453,16 +453,16 @@ def test_restart():
     check(srv.stop(signal.SIGKILL) == -signal.SIGKILL, "the server is killed (SIGKILL)")
     # a line torn by the kill is cut, not glued to the next one
     with open(os.path.join(res, "evals.jsonl"), "a") as f:
-        f.write('{"task": "L1/021-relu", "tur')
+        f.write('{"task": "L1/019-relu", "tur')
     # as a GPU server killed between a task's baselines lines leaves them: the
     # reference's line written, cudnn/relu's not; that set is measured again
     with open(os.path.join(res, "baselines.jsonl"), "a") as f:
-        f.write('{"schema": 2, "task": "L1/021-relu", "level": 1, '
+        f.write('{"schema": 2, "task": "L1/019-relu", "level": 1, '
                 '"eval": {"subject": "nvcc", "verdict": "ok"}}\n')
     srv = Server("restart", results=res)
     with open(srv.log.name) as f:
         log = f.read()
-    check("L1/021-relu: killed before its cudnn/relu baseline was written: its baselines "
+    check("L1/019-relu: killed before its cudnn/relu baseline was written: its baselines "
           "are measured again" in log, "a restart does not go on with a cut set of baselines",
           log[-400:])
     c = srv.client()
@@ -483,7 +483,7 @@ def test_restart():
           (len(before), len(after)))
     with open(os.path.join(res, "run.json")) as f:
         run = json.load(f)
-    check(len(run.get("resumed", [])) == 1 and run["tasks"] == ["L1/021-relu"],
+    check(len(run.get("resumed", [])) == 1 and run["tasks"] == ["L1/019-relu"],
           "run.json records the restart")
     rc, out, err = cuarena("table", res, "--json")
     check(rc == 0, "table reads the folder after a restart", err)

@@ -165,7 +165,7 @@ cua compare "$WORK/whole" "$WORK/merged"
 expect_rc 0 "compare of the unsharded and the merged run finds no regression"
 tail -n 1 "$OUT" | diff "$WORK/compare-self.txt" - >/dev/null
 check $? "compare of the unsharded run with the merged one counts as with itself ($(cat "$WORK/compare-self.txt"))"
-grep -q "| L1/052-max-dim |" "$OUT"
+grep -q "| L1/049-max-reduction-over-a-dimension |" "$OUT"
 check $? "compare pairs every task of the merged run"
 mkdir -p "$WORK/nightly" && cp -r "$WORK/merged" "$WORK/nightly/2026-12-01"
 cp -r "$WORK/s0" "$WORK/nightly/.shard-0"
@@ -274,7 +274,7 @@ expect_rc 2 "run --resume with --shard is a usage error"
 cat > "$WORK/killer.json" <<'EOF'
 {"command": ["sh", "-c", "read -r l; kill -TERM $PPID; kill -TERM $$; sleep 5"]}
 EOF
-cua run --agent exec --agent-config "$WORK/killer.json" --tasks 'L1/021-relu' --turns 2 \
+cua run --agent exec --agent-config "$WORK/killer.json" --tasks 'L1/019-relu' --turns 2 \
 	--out "$WORK/killed"
 expect_rc 1 "a run sent SIGTERM exits 1 (interrupted)"
 py "[(l['reason']) for l in lines(a[0], 'trajectories.jsonl') if l['kind'] == 'end'] == ['interrupted']" \

@@ -12,7 +12,7 @@ TestSuite(agents, .fini = tmp_remove);
 
 static struct cua_observation obs_for(int turn)
 {
-	struct cua_observation o = {.task_id = "L1/021-relu", .turn = turn, .max_turns = 8,
+	struct cua_observation o = {.task_id = "L1/019-relu", .turn = turn, .max_turns = 8,
 	                            .text = "prompt", .json = NULL};
 	return o;
 }
@@ -61,7 +61,7 @@ Test(agents, reference_submits_the_reference_then_stops)
 	char err[CUA_ERR_LEN] = "";
 	void *ctx = NULL, *ep = NULL;
 	cr_assert_eq(a->init(NULL, &ctx, err, sizeof(err)), CUA_OK, "%s", err);
-	cr_assert_eq(a->begin(ctx, "L1/021-relu", root(), &ep, err, sizeof(err)), CUA_OK);
+	cr_assert_eq(a->begin(ctx, "L1/019-relu", root(), &ep, err, sizeof(err)), CUA_OK);
 	struct cua_action act = {0};
 	struct cua_observation o = obs_for(1);
 	cr_assert_eq(a->propose(ctx, ep, &o, &act, err, sizeof(err)), CUA_OK, "%s", err);
@@ -93,8 +93,8 @@ Test(agents, replay_from_a_directory_proposes_turn_files_in_order)
 	char err[CUA_ERR_LEN] = "";
 	tmp_make();
 	const char *dir = tmp;
-	tmp_write("L1/021-relu/turn-1.cu", "// one\n");
-	tmp_write("L1/021-relu/turn-2.cu", "// two\n");
+	tmp_write("L1/019-relu/turn-1.cu", "// one\n");
+	tmp_write("L1/019-relu/turn-2.cu", "// two\n");
 
 	const struct cua_agent_i *a = cua_agent_find("replay");
 	char cfgtxt[4400];
@@ -102,7 +102,7 @@ Test(agents, replay_from_a_directory_proposes_turn_files_in_order)
 	cJSON *cfg = cJSON_Parse(cfgtxt);
 	void *ctx = NULL, *ep = NULL;
 	cr_assert_eq(a->init(cfg, &ctx, err, sizeof(err)), CUA_OK, "%s", err);
-	cr_assert_eq(a->begin(ctx, "L1/021-relu", root(), &ep, err, sizeof(err)), CUA_OK);
+	cr_assert_eq(a->begin(ctx, "L1/019-relu", root(), &ep, err, sizeof(err)), CUA_OK);
 	const char *want[] = {"// one\n", "// two\n"};
 	for (int turn = 1; turn <= 3; turn++) {
 		struct cua_action act = {0};
@@ -147,26 +147,26 @@ Test(agents, replay_from_jsonl_skips_lines_without_code)
 	char err[CUA_ERR_LEN] = "", cfgtxt[4400];
 	tmp_make();
 	const char *path = tmp_write("trajectories.jsonl",
-		"{\"kind\":\"turn\",\"task\":\"L1/021-relu\",\"turn\":1,\"code\":\"A\"}\n"
-		"{\"kind\":\"turn\",\"task\":\"L1/001-sgemm\",\"turn\":1,\"code\":\"B\"}\n"
-		"{\"kind\":\"turn\",\"task\":\"L1/021-relu\",\"turn\":2,\"code\":null}\n"
-		"{\"kind\":\"end\",\"task\":\"L1/021-relu\",\"turns\":2}\n"
-		"{\"kind\":\"end\",\"task\":\"L1/001-sgemm\",\"turns\":1}\n");
+		"{\"kind\":\"turn\",\"task\":\"L1/019-relu\",\"turn\":1,\"code\":\"A\"}\n"
+		"{\"kind\":\"turn\",\"task\":\"L1/001-square-matrix-multiplication\",\"turn\":1,\"code\":\"B\"}\n"
+		"{\"kind\":\"turn\",\"task\":\"L1/019-relu\",\"turn\":2,\"code\":null}\n"
+		"{\"kind\":\"end\",\"task\":\"L1/019-relu\",\"turns\":2}\n"
+		"{\"kind\":\"end\",\"task\":\"L1/001-square-matrix-multiplication\",\"turns\":1}\n");
 	const struct cua_agent_i *a = cua_agent_find("replay");
 	snprintf(cfgtxt, sizeof(cfgtxt), "{\"jsonl\": \"%s\"}", path);
 	cJSON *cfg = cJSON_Parse(cfgtxt);
 	void *ctx = NULL;
 	cr_assert_eq(a->init(cfg, &ctx, err, sizeof(err)), CUA_OK, "%s", err);
-	char *code = replayed(ctx, "L1/021-relu", 1);
+	char *code = replayed(ctx, "L1/019-relu", 1);
 	cr_expect_str_eq(code, "A");
 	free(code);
-	code = replayed(ctx, "L1/021-relu", 2);
+	code = replayed(ctx, "L1/019-relu", 2);
 	cr_expect_null(code, "turn 2's reply had no code: the agent stops, got %s", code);
 	free(code);
-	code = replayed(ctx, "L1/021-relu", 3);
+	code = replayed(ctx, "L1/019-relu", 3);
 	cr_expect_null(code, "no turn 3: the agent stops, got %s", code);
 	free(code);
-	code = replayed(ctx, "L1/001-sgemm", 1);
+	code = replayed(ctx, "L1/001-square-matrix-multiplication", 1);
 	cr_expect_str_eq(code, "B");
 	free(code);
 	a->free(ctx);

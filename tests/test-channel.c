@@ -82,7 +82,7 @@ static void eval_with_runner(const char *runner, struct cua_eval *e)
 		cr_skip_test("no nvcc: the oracle is built from the task's reference");
 	char dir[4200], cache[4200], err[CUA_ERR_LEN] = "";
 	const char *exe = built(runner, X_OK);
-	snprintf(dir, sizeof(dir), "%s/tasks/L1/021-relu", root());
+	snprintf(dir, sizeof(dir), "%s/tasks/L1/019-relu", root());
 	snprintf(cache, sizeof(cache), "%s/test-cache-channel", build_dir());
 	struct cua_task *t;
 	cr_assert_eq(cua_task_load(dir, &t, err, sizeof(err)), CUA_OK, "%s", err);

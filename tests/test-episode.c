@@ -16,12 +16,12 @@
 
 TestSuite(episode, .init = tmp_make, .fini = tmp_remove);
 
-/* Begins an episode of L1/021-relu whose baselines ran on `gpu` (NULL: unknown). */
+/* Begins an episode of L1/019-relu whose baselines ran on `gpu` (NULL: unknown). */
 static void begin(struct cua_episode *ep, struct cua_task **t, struct cua_report *base,
                   struct cua_eval_opts *o, const char *gpu)
 {
 	char dir[4200], err[CUA_ERR_LEN], work[4200];
-	snprintf(dir, sizeof(dir), "%s/tasks/L1/021-relu", root());
+	snprintf(dir, sizeof(dir), "%s/tasks/L1/019-relu", root());
 	cr_assert_eq(cua_task_load(dir, t, err, sizeof(err)), CUA_OK, "%s", err);
 	memset(base, 0, sizeof(*base));
 	base->task = *t;
@@ -113,7 +113,7 @@ Test(episode, an_interrupted_turn_is_not_taken)
 	struct cua_eval_opts o;
 	begin(&ep, &t, &base, &o, NULL);
 	char path[4200], *code = NULL, err[CUA_ERR_LEN] = "";
-	snprintf(path, sizeof(path), "%s/tasks/L1/021-relu/reference.cu", root());
+	snprintf(path, sizeof(path), "%s/tasks/L1/019-relu/reference.cu", root());
 	cr_assert_eq(cua_read_file(path, 1 << 20, &code, NULL, err, sizeof(err)), CUA_OK, "%s",
 	             err);
 	pthread_mutex_lock(&held);

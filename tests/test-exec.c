@@ -72,14 +72,14 @@ static void start(const char *interp, const char *name, const char *extra)
 	snprintf(json, sizeof json, "{\"command\": [\"%s\", \"%s\"]%s%s}", interp, script(name),
 	         extra ? ", " : "", extra ? extra : "");
 	cr_assert_eq(init_json(json), CUA_OK, "init: %s", err);
-	cr_assert_eq(ag->begin(agent, "L1/021-relu", root(), &episode, err, sizeof err), CUA_OK,
+	cr_assert_eq(ag->begin(agent, "L1/019-relu", root(), &episode, err, sizeof err), CUA_OK,
 	             "begin: %s", err);
 }
 
 /* One turn with the given text and data. */
 static enum cua_status turn(int t, const char *text, const cJSON *data)
 {
-	struct cua_observation obs = { .task_id = "L1/021-relu", .turn = t, .max_turns = 8,
+	struct cua_observation obs = { .task_id = "L1/019-relu", .turn = t, .max_turns = 8,
 	                               .text = text, .json = data };
 	cua_action_clear(&act);
 	err[0] = '\0';
@@ -141,7 +141,7 @@ Test(exec, well_behaved_agent_answers_two_turns_then_stops_and_is_reaped)
 
 	cr_assert_eq(turn(1, text, data), CUA_OK, "%s", err);
 	cr_expect_not(act.stop);
-	cr_expect_str_eq(act.code, "// turn 1 of L1/021-relu\n");
+	cr_expect_str_eq(act.code, "// turn 1 of L1/019-relu\n");
 	cr_expect_eq(act.prompt_tokens, 10);
 	cr_expect_eq(act.completion_tokens, 1);
 	cr_expect_gt(act.latency_s, 0);
@@ -150,7 +150,7 @@ Test(exec, well_behaved_agent_answers_two_turns_then_stops_and_is_reaped)
 	cJSON *seen = cJSON_Parse(act.reply);
 	cr_assert_not_null(seen, "reply: %s", act.reply);
 	pid_t pid = (pid_t)cJSON_GetObjectItem(seen, "pid")->valuedouble;
-	cr_expect_str_eq(cJSON_GetObjectItem(seen, "task")->valuestring, "L1/021-relu");
+	cr_expect_str_eq(cJSON_GetObjectItem(seen, "task")->valuestring, "L1/019-relu");
 	cr_expect_eq(cJSON_GetObjectItem(seen, "turn")->valueint, 1);
 	cr_expect_eq(cJSON_GetObjectItem(seen, "max_turns")->valueint, 8);
 	cr_expect_str_eq(cJSON_GetObjectItem(seen, "text")->valuestring, text);
@@ -159,7 +159,7 @@ Test(exec, well_behaved_agent_answers_two_turns_then_stops_and_is_reaped)
 	cJSON_Delete(seen);
 
 	cr_assert_eq(turn(2, "feedback", NULL), CUA_OK, "%s", err);
-	cr_expect_str_eq(act.code, "// turn 2 of L1/021-relu\n");
+	cr_expect_str_eq(act.code, "// turn 2 of L1/019-relu\n");
 	cr_expect_eq(act.prompt_tokens, 20);
 	seen = cJSON_Parse(act.reply);
 	cr_expect(cJSON_IsNull(cJSON_GetObjectItem(seen, "data")));
@@ -432,7 +432,7 @@ Test(exec, a_program_that_cannot_start_fails_begin_with_the_reason)
 {
 	cr_assert_eq(init_json("{\"command\": [\"/nonexistent/agent\", \"x\"]}"), CUA_OK, "%s",
 	             err);
-	cr_assert_eq(ag->begin(agent, "L1/021-relu", root(), &episode, err, sizeof err),
+	cr_assert_eq(ag->begin(agent, "L1/019-relu", root(), &episode, err, sizeof err),
 	             CUA_E_NOT_FOUND);
 	cr_expect_null(episode);
 	cr_expect_str_eq(err, "exec: cannot start /nonexistent/agent: execve: No such file or "
@@ -494,7 +494,7 @@ Test(exec, echo_agent_resubmits_the_reference_on_turn_1_and_stops_on_turn_2)
 	struct cua_task *t = NULL;
 	char *ref = NULL, *text;
 
-	snprintf(dir, sizeof dir, "%s/tasks/L1/021-relu", root());
+	snprintf(dir, sizeof dir, "%s/tasks/L1/019-relu", root());
 	cr_assert_eq(cua_task_load(dir, &t, err, sizeof err), CUA_OK, "%s", err);
 	snprintf(path, sizeof path, "%s/reference.cu", dir);
 	cr_assert_eq(cua_read_file(path, 1 << 20, &ref, NULL, err, sizeof err), CUA_OK);

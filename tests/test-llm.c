@@ -305,13 +305,13 @@ static void start(const char *fmt, ...)
 		va_end(ap);
 	}
 	cr_assert_eq(init_with(extra[0] ? "%s" : NULL, extra), CUA_OK, "init: %s", err);
-	cr_assert_eq(ag->begin(agent, "L1/021-relu", root(), &episode, err, sizeof err), CUA_OK,
+	cr_assert_eq(ag->begin(agent, "L1/019-relu", root(), &episode, err, sizeof err), CUA_OK,
 	             "begin: %s", err);
 }
 
 static enum cua_status turn(int t, const char *text)
 {
-	struct cua_observation obs = { .task_id = "L1/021-relu", .turn = t, .max_turns = 8,
+	struct cua_observation obs = { .task_id = "L1/019-relu", .turn = t, .max_turns = 8,
 	                               .text = text };
 	cua_action_clear(&act);
 	err[0] = '\0';
@@ -368,7 +368,7 @@ Test(llm, a_good_reply_yields_the_code_exactly_and_records_tokens)
 	const cJSON *msgs = cJSON_GetObjectItem(j, "messages");
 	cr_expect_eq(cJSON_GetArraySize(msgs), 2);
 	expect_message(msgs, 0, "system", "SYS");
-	expect_message(msgs, 1, "user", "T1/8 L1/021-relu: the task");
+	expect_message(msgs, 1, "user", "T1/8 L1/019-relu: the task");
 	cJSON_Delete(j);
 }
 
@@ -579,7 +579,7 @@ struct worker {
 static void *propose_main(void *arg)
 {
 	struct worker *w = arg;
-	struct cua_observation obs = { .task_id = "L1/021-relu", .turn = 1, .max_turns = 8,
+	struct cua_observation obs = { .task_id = "L1/019-relu", .turn = 1, .max_turns = 8,
 	                               .text = "t" };
 	w->st = ag->propose(agent, w->episode, &obs, &w->act, w->err, sizeof w->err);
 	return NULL;
@@ -595,7 +595,7 @@ Test(llm, max_concurrent_bounds_the_requests_in_flight_across_episodes)
 	memset(w, 0, sizeof w);
 	double t0 = cua_now();
 	for (int i = 0; i < 4; i++) {
-		cr_assert_eq(ag->begin(agent, "L1/021-relu", root(), &w[i].episode, err, sizeof err),
+		cr_assert_eq(ag->begin(agent, "L1/019-relu", root(), &w[i].episode, err, sizeof err),
 		             CUA_OK, "%s", err);
 		cr_assert_eq(pthread_create(&th[i], NULL, propose_main, &w[i]), 0);
 	}
@@ -634,9 +634,9 @@ Test(llm, the_conversation_grows_across_turns)
 	const cJSON *msgs = cJSON_GetObjectItem(j, "messages");
 	cr_assert_eq(cJSON_GetArraySize(msgs), 4);
 	expect_message(msgs, 0, "system", "SYS");
-	expect_message(msgs, 1, "user", "T1/8 L1/021-relu: the task");
+	expect_message(msgs, 1, "user", "T1/8 L1/019-relu: the task");
 	expect_message(msgs, 2, "assistant", "first try\n```cuda\nA\n```");
-	expect_message(msgs, 3, "user", "T2/8 L1/021-relu: compile error");
+	expect_message(msgs, 3, "user", "T2/8 L1/019-relu: compile error");
 	cr_expect_float_eq(cJSON_GetObjectItem(j, "top_p")->valuedouble, 0.9, 1e-9);
 	cr_expect_float_eq(cJSON_GetObjectItem(j, "temperature")->valuedouble, 0.1, 1e-9,
 	                   "extra_body overrides");
@@ -653,9 +653,9 @@ Test(llm, restored_turns_rebuild_the_conversation)
 	struct step s[] = { { .status = 200, NULL, r3 } };
 	serve_steps(s, 1);
 	start(NULL);
-	struct cua_observation o1 = { .task_id = "L1/021-relu", .turn = 1, .max_turns = 8,
+	struct cua_observation o1 = { .task_id = "L1/019-relu", .turn = 1, .max_turns = 8,
 	                              .text = "the task" };
-	struct cua_observation o2 = { .task_id = "L1/021-relu", .turn = 2, .max_turns = 8,
+	struct cua_observation o2 = { .task_id = "L1/019-relu", .turn = 2, .max_turns = 8,
 	                              .text = "compile error" };
 	cr_assert_eq(ag->restore(agent, episode, &o1, "first try", err, sizeof err), CUA_OK, "%s",
 	             err);
@@ -668,11 +668,11 @@ Test(llm, restored_turns_rebuild_the_conversation)
 	const cJSON *msgs = cJSON_GetObjectItem(j, "messages");
 	cr_assert_eq(cJSON_GetArraySize(msgs), 6, "%s", srv.body[0]);
 	expect_message(msgs, 0, "system", "SYS");
-	expect_message(msgs, 1, "user", "T1/8 L1/021-relu: the task");
+	expect_message(msgs, 1, "user", "T1/8 L1/019-relu: the task");
 	expect_message(msgs, 2, "assistant", "first try");
-	expect_message(msgs, 3, "user", "T2/8 L1/021-relu: compile error");
+	expect_message(msgs, 3, "user", "T2/8 L1/019-relu: compile error");
 	expect_message(msgs, 4, "assistant", "(this reply was lost when the run was restarted)");
-	expect_message(msgs, 5, "user", "T3/8 L1/021-relu: wrong output");
+	expect_message(msgs, 5, "user", "T3/8 L1/019-relu: wrong output");
 	cJSON_Delete(j);
 }
 
@@ -694,9 +694,9 @@ Test(llm, a_tiny_context_budget_drops_the_oldest_reply_and_feedback)
 	const cJSON *msgs = cJSON_GetObjectItem(j, "messages");
 	cr_assert_eq(cJSON_GetArraySize(msgs), 4, "%s", srv.body[2]);
 	expect_message(msgs, 0, "system", "SYS");
-	expect_message(msgs, 1, "user", "T1/8 L1/021-relu: the task");
+	expect_message(msgs, 1, "user", "T1/8 L1/019-relu: the task");
 	expect_message(msgs, 2, "assistant", "reply two");
-	expect_message(msgs, 3, "user", "T3/8 L1/021-relu: feedback three");
+	expect_message(msgs, 3, "user", "T3/8 L1/019-relu: feedback three");
 	cJSON_Delete(j);
 }
 
@@ -724,7 +724,7 @@ Test(llm, the_default_templates_come_from_docs_prompts_under_the_root)
 	cJSON *c = cJSON_Parse(json);
 	cr_assert_eq(ag->init(c, &agent, err, sizeof err), CUA_OK, "%s", err);
 	cJSON_Delete(c);
-	cr_assert_eq(ag->begin(agent, "L1/021-relu", root(), &episode, err, sizeof err), CUA_OK,
+	cr_assert_eq(ag->begin(agent, "L1/019-relu", root(), &episode, err, sizeof err), CUA_OK,
 	             "%s", err);
 	cr_assert_eq(turn(2, "OBSERVATION-TEXT"), CUA_OK, "%s", err);
 
@@ -748,7 +748,7 @@ Test(llm, a_missing_default_template_fails_begin_naming_it)
 	cJSON *c = cJSON_Parse(json);
 	cr_assert_eq(ag->init(c, &agent, err, sizeof err), CUA_OK, "%s", err);
 	cJSON_Delete(c);
-	cr_assert_neq(ag->begin(agent, "L1/021-relu", tmp, &episode, err, sizeof err), CUA_OK);
+	cr_assert_neq(ag->begin(agent, "L1/019-relu", tmp, &episode, err, sizeof err), CUA_OK);
 	cr_expect(strstr(err, "system_prompt:") && strstr(err, "/docs/prompts/system.md"), "%s",
 	          err);
 }

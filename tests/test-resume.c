@@ -25,7 +25,8 @@ static const char *forbidden2 =
 	"#include \"cuarena.h\"\n#include <stdio.h>\nint cua_solve(const struct cua_tensor *i, "
 	"int a, struct cua_tensor *o, int b, cudaStream_t s) { return fopen(\"x\", \"r\") != 0; }\n";
 
-static const char *const tasks[] = {"L1/020-vector-add", "L1/021-relu", "L1/050-sum-dim"};
+static const char *const tasks[] = {"X/002-vector-add", "L1/019-relu",
+                                    "L1/047-sum-reduction-over-a-dimension"};
 
 static void make_replay(void)
 {

@@ -50,7 +50,8 @@ static const char bad_syntax[] = "#include \"cuarena.h\"\nint cua_solve(const st
                                  "cua_tensor *i, int a, struct cua_tensor *o, int b, "
                                  "cudaStream_t s) { return this is not C; }\n";
 
-/* Options of a replay run over 020-vector-add and 021-relu from tmp/replay into
+/* Options of a replay run over L1/019-relu and X/002-vector-add (in catalogue order:
+ * relu first) from tmp/replay into
  * tmp/out, two episodes in flight, no GPU required; *cfg is the agent config
  * (cJSON_Delete it). */
 static struct cua_run_opts replay_opts(cJSON **cfg)
@@ -66,7 +67,7 @@ static struct cua_run_opts replay_opts(cJSON **cfg)
 	cua_run_opts_init(&o, root(), exe, cache);
 	o.agent = cua_agent_find("replay");
 	o.agent_config = *cfg;
-	o.tasks_glob = "L1/0[2][01]-*";     /* 020-vector-add, 021-relu (not L2/021) */
+	o.tasks_glob = "@(L1/019-relu|X/002-vector-add)";
 	o.jobs = 2;
 	o.out_dir = out;
 	o.require_gpu = false;
@@ -78,9 +79,9 @@ static struct cua_run_opts failing_opts(cJSON **cfg, int turns)
 {
 	for (int k = 1; k <= turns; k++) {
 		char p[64];
-		snprintf(p, sizeof(p), "replay/L1/020-vector-add/turn-%d.cu", k);
+		snprintf(p, sizeof(p), "replay/X/002-vector-add/turn-%d.cu", k);
 		tmp_write(p, bad_syntax);
-		snprintf(p, sizeof(p), "replay/L1/021-relu/turn-%d.cu", k);
+		snprintf(p, sizeof(p), "replay/L1/019-relu/turn-%d.cu", k);
 		tmp_write(p, bad_syntax);
 	}
 	struct cua_run_opts o = replay_opts(cfg);
@@ -104,10 +105,10 @@ Test(run, replayed_failures_are_recorded_turn_by_turn)
 	const char *forbidden = "#include \"cuarena.h\"\n#include <stdlib.h>\nint cua_solve("
 	                        "const struct cua_tensor *i, int a, struct cua_tensor *o, int b, "
 	                        "cudaStream_t s) { return system(\"true\"); }\n";
-	tmp_write("replay/L1/021-relu/turn-1.cu", bad_syntax);
-	tmp_write("replay/L1/021-relu/turn-2.cu", forbidden);
-	tmp_write("replay/L1/020-vector-add/turn-1.cu", bad_syntax);
-	tmp_write("replay/L1/020-vector-add/turn-2.cu", forbidden);
+	tmp_write("replay/L1/019-relu/turn-1.cu", bad_syntax);
+	tmp_write("replay/L1/019-relu/turn-2.cu", forbidden);
+	tmp_write("replay/X/002-vector-add/turn-1.cu", bad_syntax);
+	tmp_write("replay/X/002-vector-add/turn-2.cu", forbidden);
 
 	char err[CUA_ERR_LEN] = "";
 	cJSON *cfg;
@@ -219,14 +220,14 @@ Test(run, each_task_runs_on_one_of_the_listed_gpus)
 {
 	if (!cua_find_nvcc())
 		cr_skip_test("no nvcc: the run engine test builds candidates");
-	tmp_write("replay/L1/020-vector-add/turn-1.cu", bad_syntax);
-	tmp_write("replay/L1/021-relu/turn-1.cu", bad_syntax);
+	tmp_write("replay/X/002-vector-add/turn-1.cu", bad_syntax);
+	tmp_write("replay/L1/019-relu/turn-1.cu", bad_syntax);
 	char err[CUA_ERR_LEN] = "";
 	cJSON *cfg;
 	struct cua_run_opts o = replay_opts(&cfg);
 	const char *out = o.out_dir;
 	o.turns = 2;
-	o.gpus = "3,7";                     /* 020-vector-add on "3", 021-relu on "7" */
+	o.gpus = "3,7";                     /* L1/019-relu on "3", X/002-vector-add on "7" */
 	struct cua_run_summary sum;
 	cr_assert_eq(cua_run(&o, &sum, err, sizeof(err)), CUA_OK, "%s", err);
 	cJSON_Delete(cfg);
@@ -250,7 +251,7 @@ Test(run, each_task_runs_on_one_of_the_listed_gpus)
 		int n = read_lines(files[f], l, 16);
 		cr_expect_geq(n, 2, "%s", files[f]);
 		for (int i = 0; i < n; i++) {
-			const char *want = !strcmp(str(l[i], "task"), "L1/020-vector-add") ? "3" : "7";
+			const char *want = !strcmp(str(l[i], "task"), "X/002-vector-add") ? "7" : "3";
 			cr_expect_str_eq(str(l[i], "gpu"), want, "%s line %d (%s)", files[f], i + 1,
 			                 str(l[i], "task"));
 			cJSON_Delete(l[i]);
@@ -320,8 +321,8 @@ Test(run, a_child_sees_only_its_device)
 
 /* Copies run A's run.json and baselines.jsonl into a fresh folder (a run killed
  * after measuring its baselines), naming `gpu` for each task's lines. */
-static void killed_copy(const char *from, const char *to, const char *gpu020,
-                        const char *gpu021)
+static void killed_copy(const char *from, const char *to, const char *gpu_vadd,
+                        const char *gpu_relu)
 {
 	char p[4400], *buf = NULL, err[CUA_ERR_LEN];
 	cr_assert_eq(cua_mkdirs(to, err, sizeof(err)), CUA_OK, "%s", err);
@@ -335,7 +336,7 @@ static void killed_copy(const char *from, const char *to, const char *gpu020,
 	struct cua_buf out = {0};
 	for (char *l = strtok(buf, "\n"); l; l = strtok(NULL, "\n")) {
 		cJSON *j = cJSON_Parse(l);
-		const char *g = !strcmp(str(j, "task"), "L1/020-vector-add") ? gpu020 : gpu021;
+		const char *g = !strcmp(str(j, "task"), "X/002-vector-add") ? gpu_vadd : gpu_relu;
 		cJSON_DeleteItemFromObject(j, "gpu");
 		cJSON_AddStringToObject(j, "gpu", g);
 		char *t = cJSON_PrintUnformatted(j);
@@ -363,14 +364,14 @@ Test(run, a_resumed_task_stays_on_its_baselines_gpu)
 	struct cua_run_summary sum;
 	cr_assert_eq(cua_run(&o, &sum, err, sizeof(err)), CUA_OK, "%s", err);
 
-	/* killed after its baselines, with 020 measured on 7 and 021 on 3: the
+	/* killed after its baselines, with vector-add measured on 3 and relu on 7: the
 	 * reverse of where task order would put them */
 	char b[4200], c[4200];
 	snprintf(b, sizeof(b), "%s/b", tmp);
 	snprintf(c, sizeof(c), "%s/c", tmp);
-	killed_copy(out, b, "7", "3");
-	killed_copy(out, c, "7", "3");
-	const char *ids[] = {"L1/020-vector-add", "L1/021-relu"};
+	killed_copy(out, b, "3", "7");
+	killed_copy(out, c, "3", "7");
+	const char *ids[] = {"X/002-vector-add", "L1/019-relu"};
 	o.tasks_glob = NULL;
 	o.task_ids = ids;
 	o.n_task_ids = 2;
@@ -379,7 +380,7 @@ Test(run, a_resumed_task_stays_on_its_baselines_gpu)
 	o.out_dir = c;
 	o.gpus = "3";
 	cr_expect_eq(cua_run(&o, &sum, err, sizeof(err)), CUA_E_USAGE);
-	cr_expect(strstr(err, "L1/020-vector-add") && strstr(err, "GPU 7"), "%s", err);
+	cr_expect(strstr(err, "L1/019-relu") && strstr(err, "GPU 7"), "%s", err);
 
 	o.out_dir = b;
 	o.gpus = "3,7";
@@ -392,7 +393,7 @@ Test(run, a_resumed_task_stays_on_its_baselines_gpu)
 	int n = 0;
 	for (char *l = strtok(buf, "\n"); l; l = strtok(NULL, "\n"), n++) {
 		cJSON *j = cJSON_Parse(l);
-		const char *want = !strcmp(str(j, "task"), "L1/020-vector-add") ? "7" : "3";
+		const char *want = !strcmp(str(j, "task"), "X/002-vector-add") ? "3" : "7";
 		cr_expect_str_eq(str(j, "gpu"), want, "%s", str(j, "task"));
 		cJSON_Delete(j);
 	}
@@ -458,7 +459,7 @@ Test(run, a_resumed_run_counts_the_time_of_every_invocation)
 	cJSON_Delete(run);
 
 	/* resumed once: nothing is left to do, the figures are still the whole run's */
-	const char *ids[] = {"L1/020-vector-add", "L1/021-relu"};
+	const char *ids[] = {"X/002-vector-add", "L1/019-relu"};
 	o.tasks_glob = NULL;
 	o.task_ids = ids;
 	o.n_task_ids = 2;
@@ -511,13 +512,13 @@ Test(run, candidates_gpu_time_is_kept_apart_from_the_baselines)
 {
 	if (!cua_find_nvcc())
 		cr_skip_test("no nvcc: the run engine test builds candidates");
-	tmp_write("replay/L1/020-vector-add/turn-1.cu",
+	tmp_write("replay/X/002-vector-add/turn-1.cu",
 	    "#include \"cuarena.h\"\nint cua_solve(const struct cua_tensor *i, int a, "
 	    "struct cua_tensor *o, int b, cudaStream_t s) { return 0; }\n");
 	char err[CUA_ERR_LEN] = "";
 	cJSON *cfg;
 	struct cua_run_opts o = replay_opts(&cfg);
-	o.tasks_glob = "L1/020-*";
+	o.tasks_glob = "X/002-*";
 	o.turns = 1;
 	struct cua_run_summary sum;
 	cr_assert_eq(cua_run(&o, &sum, err, sizeof(err)), CUA_OK, "%s", err);
@@ -647,11 +648,11 @@ Test(run, a_resume_reads_its_results_through_the_results_reader)
 	cJSON *cfg;
 	struct cua_run_opts o = failing_opts(&cfg, 2);
 	const char *out = o.out_dir;
-	o.jobs = 1;   /* evals.jsonl in task order: 020's two turns, then 021's */
+	o.jobs = 1;   /* evals.jsonl in task order: relu's two turns, then vector-add's */
 	struct cua_run_summary sum;
 	cr_assert_eq(cua_run(&o, &sum, err, sizeof(err)), CUA_OK, "%s", err);
 	cr_assert_eq(count_lines(out, "evals.jsonl"), 4);
-	const char *ids[] = {"L1/020-vector-add", "L1/021-relu"};
+	const char *ids[] = {"X/002-vector-add", "L1/019-relu"};
 	o.tasks_glob = NULL;
 	o.task_ids = ids;
 	o.n_task_ids = 2;
@@ -710,7 +711,7 @@ Test(run, a_resume_reads_its_results_through_the_results_reader)
 	cJSON_Delete(cfg);
 }
 
-/* Killed between two of a task's baselines lines (021-relu's nvcc line written,
+/* Killed between two of a task's baselines lines (L1/019-relu's nvcc line written,
  * its cudnn/relu line not), a resumed run measures that task's baselines again:
  * it used to go on with the reference alone and never had a speedup against
  * cuDNN. A task whose baselines are all there is not measured again. */
@@ -735,18 +736,18 @@ Test(run, a_resume_measures_again_baselines_a_kill_cut_short)
 	for (char *l = strtok(t, "\n"); l; l = strtok(NULL, "\n")) {
 		cJSON *j = cJSON_Parse(l);
 		const char *sub = str(cJSON_GetObjectItem(j, "eval"), "subject");
-		bool is021 = !strcmp(str(j, "task"), "L1/021-relu");
+		bool is021 = !strcmp(str(j, "task"), "L1/019-relu");
 		if (!is021 || strcmp(sub, "cudnn/relu"))
 			cua_buf_printf(&b, "%s\n", l);
 		kept020 += !is021;
 		cJSON_Delete(j);
 	}
 	free(t);
-	cr_assert_eq(kept020, 1, "020-vector-add has one baseline, the reference");
+	cr_assert_eq(kept020, 1, "X/002-vector-add has one baseline, the reference");
 	write_text(dir, "baselines.jsonl", b.s);
 	free(b.s);
 
-	const char *ids[] = {"L1/020-vector-add", "L1/021-relu"};
+	const char *ids[] = {"X/002-vector-add", "L1/019-relu"};
 	o.tasks_glob = NULL;
 	o.task_ids = ids;
 	o.n_task_ids = 2;
@@ -759,16 +760,16 @@ Test(run, a_resume_measures_again_baselines_a_kill_cut_short)
 	for (char *l = strtok(t, "\n"); l; l = strtok(NULL, "\n")) {
 		cJSON *j = cJSON_Parse(l);
 		const char *sub = str(cJSON_GetObjectItem(j, "eval"), "subject");
-		bool is021 = !strcmp(str(j, "task"), "L1/021-relu");
+		bool is021 = !strcmp(str(j, "task"), "L1/019-relu");
 		nvcc020 += !is021 && !strcmp(sub, "nvcc");
 		nvcc021 += is021 && !strcmp(sub, "nvcc");
 		cudnn021 += is021 && !strcmp(sub, "cudnn/relu");
 		cJSON_Delete(j);
 	}
 	free(t);
-	cr_expect_eq(cudnn021, 1, "021-relu's cuDNN baseline was measured on the resume");
+	cr_expect_eq(cudnn021, 1, "L1/019-relu's cuDNN baseline was measured on the resume");
 	cr_expect_eq(nvcc021, 2, "and its reference again with it");
-	cr_expect_eq(nvcc020, 1, "020-vector-add's whole set was there: not measured again");
+	cr_expect_eq(nvcc020, 1, "X/002-vector-add's whole set was there: not measured again");
 	cr_expect_eq(count_lines(dir, "evals.jsonl"), 2, "each task's one turn, once");
 	cJSON_Delete(cfg);
 }
@@ -809,7 +810,7 @@ Test(run, baselines_record_the_tasks_flops_and_bytes)
 	/* and the results reader gives them back per task */
 	struct cua_results *run = NULL;
 	cr_assert_eq(cua_results_load(o.out_dir, &run, err, sizeof(err)), CUA_OK, "%s", err);
-	const struct cua_results_task *relu = cua_results_find(run, "L1/021-relu");
+	const struct cua_results_task *relu = cua_results_find(run, "L1/019-relu");
 	cr_assert_not_null(relu);
 	cr_expect(relu->bytes > 0 && relu->flops >= 0, "%g %g", relu->flops, relu->bytes);
 	cua_results_free(run);
@@ -911,7 +912,7 @@ Test(run, a_resumed_episode_gives_the_agent_back_its_earlier_turns)
 	for (int i = 0; i < nt; i++) {
 		const cJSON *t = cJSON_GetObjectItem(tl[i], "turn");
 		if (!strcmp(str(tl[i], "kind"), "turn") && cJSON_IsNumber(t) && t->valueint == 1)
-			snprintf(shown[strstr(str(tl[i], "task"), "021") != NULL],
+			snprintf(shown[strstr(str(tl[i], "task"), "relu") != NULL],
 			         sizeof(shown[0]), "%s", str(tl[i], "observation"));
 		cJSON_Delete(tl[i]);
 	}
@@ -919,7 +920,7 @@ Test(run, a_resumed_episode_gives_the_agent_back_its_earlier_turns)
 	filter_lines(o.out_dir, "evals.jsonl", turn_one);
 	filter_lines(o.out_dir, "trajectories.jsonl", turn_one);
 
-	const char *ids[] = {"L1/020-vector-add", "L1/021-relu"};
+	const char *ids[] = {"X/002-vector-add", "L1/019-relu"};
 	o.tasks_glob = NULL;
 	o.task_ids = ids;
 	o.n_task_ids = 2;
@@ -930,7 +931,7 @@ Test(run, a_resumed_episode_gives_the_agent_back_its_earlier_turns)
 	cr_expect_eq(sum.evaluations, 4, "turn 2 of each task, once");
 	cr_assert_eq(n_rec, 2, "one restored turn per task");
 	for (int i = 0; i < n_rec; i++) {
-		int k = strstr(rec[i].task, "021") != NULL;
+		int k = strstr(rec[i].task, "relu") != NULL;
 		char want[128];
 		snprintf(want, sizeof(want), "reply 1 to %s", rec[i].task);
 		cr_expect_eq(rec[i].turn, 1);
@@ -950,9 +951,9 @@ Test(run, baselines_are_built_before_the_gpu_is_taken)
 		cr_skip_test("no nvcc: the test builds the baselines");
 	char dir[4200], cache[4200], err[CUA_ERR_LEN] = "", path[4300];
 	struct cua_task *t;
-	snprintf(dir, sizeof(dir), "%s/tasks/L1/021-relu", root());
+	snprintf(dir, sizeof(dir), "%s/tasks/L1/019-relu", root());
 	cr_assert_eq(cua_task_load(dir, &t, err, sizeof(err)), CUA_OK, "%s", err);
-	cr_assert_geq(t->n_baselines, 1, "021-relu has a cuDNN baseline");
+	cr_assert_geq(t->n_baselines, 1, "L1/019-relu has a cuDNN baseline");
 	snprintf(cache, sizeof(cache), "%s/cache", tmp);
 	struct cua_eval_opts o;
 	cua_eval_opts_init(&o, root(), "/bin/false", cache);

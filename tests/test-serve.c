@@ -75,7 +75,7 @@ Test(envproto, a_reset_takes_its_defaults_and_checks_each_field, .init = load)
 		enum cua_status st = cua_env_parse_reset(&cat, req, &r, err, sizeof(err));
 		if (!cases[i].error) {
 			cr_expect_eq(st, CUA_OK, "%s: %s", cases[i].json, err);
-			cr_expect_str_eq(r.task->id, "L1/021-relu");
+			cr_expect_str_eq(r.task->id, "L1/019-relu");
 			cr_expect_eq(r.turns, 8);
 			cr_expect_eq(r.reward, CUA_REWARD_CUDA_AGENT);
 			cr_expect_not(r.remeasure);

@@ -231,7 +231,7 @@ Test(shard, a_bad_line_of_the_costs_run_is_named)
 	tmp_make();
 	const char *dir = tmp;
 	snprintf(path, sizeof(path), "%s/baselines.jsonl", dir);
-	const char *txt = "{\"schema\":2,\"task\":\"L1/021-relu\",\"eval\":{\"subject\":"
+	const char *txt = "{\"schema\":2,\"task\":\"L1/019-relu\",\"eval\":{\"subject\":"
 	                  "\"nvcc\",\"seconds\":{\"run\":4.5}}}\nnot json\n{\"schema\":2}\n";
 	cr_assert_eq(cua_write_file(path, txt, strlen(txt), err, sizeof(err)), CUA_OK, "%s", err);
 	struct cua_catalogue cat;
@@ -241,12 +241,12 @@ Test(shard, a_bad_line_of_the_costs_run_is_named)
 	cr_expect_eq(cua_shard_measured(dir, t, n, unit, err, sizeof(err)), CUA_E_PARSE);
 	cr_expect(strstr(err, "baselines.jsonl: line 2") != NULL, "%s", err);
 	/* read by the results reader: one schema check for every reader of a run */
-	txt = "{\"schema\":99,\"task\":\"L1/021-relu\",\"eval\":{}}\n";
+	txt = "{\"schema\":99,\"task\":\"L1/019-relu\",\"eval\":{}}\n";
 	cr_assert_eq(cua_write_file(path, txt, strlen(txt), err, sizeof(err)), CUA_OK, "%s", err);
 	cr_expect_eq(cua_shard_measured(dir, t, n, unit, err, sizeof(err)), CUA_E_PARSE);
 	cr_expect(strstr(err, "baselines.jsonl: line 1: schema 99 is newer") != NULL, "%s", err);
 	/* a torn last line is what a killed run leaves: read up to it */
-	txt = "{\"schema\":2,\"task\":\"L1/021-relu\",\"eval\":{\"subject\":\"nvcc\","
+	txt = "{\"schema\":2,\"task\":\"L1/019-relu\",\"eval\":{\"subject\":\"nvcc\","
 	      "\"seconds\":{\"run\":4.5}}}\n{\"task\":\"L1/020-vec";
 	cr_assert_eq(cua_write_file(path, txt, strlen(txt), err, sizeof(err)), CUA_OK, "%s", err);
 	cr_expect_eq(cua_shard_measured(dir, t, n, unit, err, sizeof(err)), CUA_OK, "%s", err);

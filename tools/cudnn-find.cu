@@ -1,5 +1,5 @@
 /* cudnn-find.cu — what cuDNN's Find offers for a stride-1, unpadded 2-D transposed
- * convolution (the shape of L1/088 by default), and how far each offer is from an
+ * convolution (the shape of X/008, formerly L1/088, by default), and how far each offer is from an
  * fp64 direct sum. A diagnostic for the strict-fp32 algorithm choice of
  * baselines/cudnn/algo-common.cuh: for every algorithm Find reports it prints the
  * status, math type, time, workspace, then runs the algorithm under that math type

@@ -39,7 +39,7 @@
 #                                        # (tools/serve-wheels.sh fills it); self-checking,
 #                                        # ends with "llm: N passed, N failed"
 #   tools/gpu-session.sh resume [GLOB]   # a replay run of four L1 tasks (default
-#                                        # 02[0-3]-*) on the first GPU, SIGKILLed once
+#                                        # 02[0-3]-*: L1/020-023) on the first GPU, SIGKILLed once
 #                                        # 5 of its 12 turns are judged, resumed: every turn
 #                                        # once, schema 2, each baselines line with its
 #                                        # task's flops and bytes (= list --json), all
@@ -137,7 +137,7 @@ guard)
 	timeout 120 $BIN selftest --compile-only --jobs "$(nproc)" "${2:-*}" \
 		> "$OUT/guard-compile.log" 2>&1
 	: > "$OUT/guard.log"
-	for t in tasks/L1/${2:-*}/; do
+	for t in tasks/L1/${2:-*}/ tasks/X/${2:-*}/; do
 		left=$((end - SECONDS)); [ "$left" -gt 5 ] || break
 		id=$(basename "$t")
 		CUDA_VISIBLE_DEVICES=${DEVS[0]} timeout "$left" $BIN eval "$id" "$t/reference.cu" \
@@ -226,7 +226,7 @@ llm)
 		"$port" "$MODEL" > "$OUT/llm-config.json"
 	rm -rf "$OUT/llm-run"
 	CUDA_VISIBLE_DEVICES=${DEVS[0]} timeout 300 $BIN run --agent llm --agent-config "$OUT/llm-config.json" \
-		--tasks 'L1/021-relu' --turns 2 --max-time-s 0.3 --out "$OUT/llm-run" > "$OUT/llm-run.log" 2>&1
+		--tasks 'L1/019-relu' --turns 2 --max-time-s 0.3 --out "$OUT/llm-run" > "$OUT/llm-run.log" 2>&1
 	rc=$?
 	[ "$rc" = 0 ] && ok "cuarena run --agent llm exits 0 against the real server" ||
 		ko "cuarena run --agent llm exit $rc: $(tail -n 3 "$OUT/llm-run.log" | tr '\n' ' ')"
@@ -248,7 +248,7 @@ PY
 		"$port" > "$OUT/llm-config-bad.json"
 	rm -rf "$OUT/llm-run-bad"
 	CUDA_VISIBLE_DEVICES=${DEVS[0]} timeout 240 $BIN run --agent llm --agent-config "$OUT/llm-config-bad.json" \
-		--tasks 'L1/021-relu' --turns 1 --max-time-s 0.3 --out "$OUT/llm-run-bad" > "$OUT/llm-run-bad.log" 2>&1
+		--tasks 'L1/019-relu' --turns 1 --max-time-s 0.3 --out "$OUT/llm-run-bad" > "$OUT/llm-run-bad.log" 2>&1
 	rc=$?
 	[ "$rc" = 4 ] && grep -q "ended because the agent failed" "$OUT/llm-run-bad.log" &&
 		ok "a model the server cannot load: the agent fails, run exits 4 and says so" ||

@@ -26,7 +26,7 @@
 struct build_job {
 	const struct cua_task *task;
 	char src[CUA_PATH_BUF];
-	char what[160];          /* "L1/021-relu reference" */
+	char what[160];          /* "L1/019-relu reference" */
 	const char *subject;     /* a baseline's name ("cublas/sgemm"); NULL: the reference */
 	bool ok;
 	char msg[1200];

@@ -19,7 +19,7 @@ struct cJSON;
 
 /* What an agent sees at a turn. Borrowed: valid during the call only. */
 struct cua_observation {
-	const char *task_id;         /* "L1/021-relu" */
+	const char *task_id;         /* "L1/019-relu" */
 	int turn;                    /* 1-based */
 	int max_turns;
 	const char *text;            /* the prompt (turn 1) or the feedback (later turns) */

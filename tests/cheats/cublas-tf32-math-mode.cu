@@ -1,4 +1,4 @@
-// task: sgemm
+// task: square-matrix-multiplication
 // expect: forbidden_symbol
 // expect-message: cuBLAS
 // The TF32 loophole through a library: cuBLAS in TF32 tensor-op math mode in a strict

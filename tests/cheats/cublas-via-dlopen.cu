@@ -1,4 +1,4 @@
-// task: sgemm
+// task: square-matrix-multiplication
 // expect: forbidden_symbol
 // expect-message: dynamic loading
 // Loads cuBLAS behind the static check's back with dlopen/dlsym.

@@ -1,4 +1,4 @@
-// task: sgemm
+// task: square-matrix-multiplication
 // expect: forbidden_instruction
 // expect-message: HMUL2
 // Reduced precision in a strict-fp32 task: the products use half-precision inputs

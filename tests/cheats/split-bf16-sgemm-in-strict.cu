@@ -1,4 +1,4 @@
-// task: sgemm
+// task: square-matrix-multiplication
 // expect: forbidden_instruction
 // expect-message: HMMA.16816.F32.BF16
 // The split-bf16 loophole: each fp32 operand is split into a bf16 "high" part and a bf16

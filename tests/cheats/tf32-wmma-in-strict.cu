@@ -1,4 +1,4 @@
-// task: sgemm
+// task: square-matrix-multiplication
 // expect: forbidden_instruction
 // expect-message: HMMA.1684.F32.TF32
 // The precision loophole: TF32 tensor cores (wmma m16n16k8) in a strict-fp32 task.

@@ -357,7 +357,7 @@ static void test_replay_run(const struct cua_catalogue *cat, const char *root,
 		snprintf(p, sizeof(p), "%s/%s/turn-3.cu", dir, t->id);
 		char src[4400];
 		/* SGEMM gets the tiled kernel: correct and > 5 % faster than nvcc (reward 2) */
-		if (!strcmp(t->id, "L1/001-sgemm"))
+		if (!strcmp(t->id, "L1/001-square-matrix-multiplication"))
 			snprintf(src, sizeof(src), "%s/tests/gpu/candidates/sgemm-tiled.cu", root);
 		else
 			snprintf(src, sizeof(src), "%s/reference.cu", t->dir);
@@ -400,7 +400,8 @@ static void test_replay_run(const struct cua_catalogue *cat, const char *root,
 			const char *v = cJSON_GetObjectItem(cJSON_GetObjectItem(j, "eval"),
 			                                    "verdict")->valuestring;
 			static const char *want_v[] = {"wrong_output", "compile_error", "ok"};
-			double want_r = turn < 3 ? -1 : !strcmp(task, "L1/001-sgemm") ? 2 : 1;
+			double want_r = turn < 3 ? -1
+			                : !strcmp(task, "L1/001-square-matrix-multiplication") ? 2 : 1;
 			bool ok = turn >= 1 && turn <= 3 && !strcmp(v, want_v[turn - 1]) &&
 			          reward == want_r;
 			if (!ok)
@@ -528,8 +529,8 @@ static void test_killed_run(const char *exe, const char *glob)
 
 static void test_interrupt(const char *exe)
 {
-	static const char glob[] = "@(020-vector-add|021-relu|022-leaky-relu|023-sigmoid|"
-	                           "024-tanh|025-softmax)";
+	static const char glob[] = "@(002-vector-add|019-relu|020-leakyrelu|021-sigmoid|"
+	                           "022-tanh|023-softmax)";
 	char dir[] = "/tmp/cuarena-gpu-int-XXXXXX", p[4400], out[4200], cmd[9000];
 	if (!mkdtemp(dir)) {
 		result(false, "interrupted run", "mkdtemp failed");
@@ -557,7 +558,7 @@ static void test_interrupt(const char *exe)
 	         exe, out);
 	int rc = system(cmd);
 	char *buf = NULL, err[CUA_ERR_LEN], seen[6][4] = {{0}};
-	const char *ids[6] = {"020-", "021-", "022-", "023-", "024-", "025-"};
+	const char *ids[6] = {"002-", "019-", "020-", "021-", "022-", "023-"};
 	int lines = 0, dup = 0, ok = 0;
 	if (cua_read_file(p, 1 << 24, &buf, NULL, err, sizeof(err)) == CUA_OK)
 		for (char *l = strtok(buf, "\n"); l; l = strtok(NULL, "\n"), lines++) {
@@ -618,8 +619,9 @@ int main(int argc, char **argv)
 	const char *only = NULL;
 	/* the seed tasks by default; --tasks / --replay take other patterns */
 	const char *task_glob =
-		"@(001-sgemm|019-sgemm-tf32|020-vector-add|021-relu|025-softmax|043-layernorm|"
-		"045-maxpool-2d|050-sum-dim|056-conv2d-3x3)";
+		"@(001-square-matrix-multiplication|001-sgemm-tf32|002-vector-add|019-relu|"
+		"023-softmax|010-layernorm|042-max-pooling-2d|047-sum-reduction-over-a-dimension|"
+		"063-conv-standard-2d-square-input-square-kernel)";
 	const char *replay_glob = task_glob;
 	struct cua_catalogue cat;
 
@@ -679,7 +681,7 @@ int main(int argc, char **argv)
 	if (!only || strstr("env", only))
 		test_env_cache(exe);
 	if (!only || strstr("killed run", only))
-		test_killed_run(exe, "@(021-relu|025-softmax)");
+		test_killed_run(exe, "@(019-relu|023-softmax)");
 	if (!only || strstr("interrupt", only))
 		test_interrupt(exe);
 	printf("gpu-test: %.1f s on the GPU machine, %d judge%s started\n", cua_now() - t0,

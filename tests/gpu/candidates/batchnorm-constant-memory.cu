@@ -1,4 +1,4 @@
-// task: batchnorm
+// task: batchnorm-inference
 // expect: ok
 // Constant memory: the per-channel statistics and affine parameters are copied device to
 // __constant__ arrays on `stream` (cudaMemcpyToSymbolAsync), then every thread reads

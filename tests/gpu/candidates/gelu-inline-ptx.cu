@@ -1,4 +1,4 @@
-// task: gelu-erf
+// task: gelu
 // expect: ok
 // Inline PTX (no tensor cores): loads through the non-coherent path (ld.global.nc) and
 // streaming stores (st.global.cs) written as asm, the exact erf from the math library.

@@ -1,4 +1,4 @@
-// task: gelu-tanh
+// task: mingptnewgelu
 // expect: ok
 // Templates: one elementwise kernel templated on the functor and on the items per thread
 // (unrolled), instantiated for the tanh-approximation GELU. Bytes: 1 read + 1 write.

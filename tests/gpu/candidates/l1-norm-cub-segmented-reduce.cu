@@ -1,8 +1,8 @@
-// task: l1-norm
+// task: l1norm
 // expect: ok
 // cub::DeviceSegmentedReduce::Sum over rows: one segment per row, |x| through a
 // transform iterator, row offsets through a counting iterator (nothing materialised),
-// then one pass dividing each row by its sum. Workspace: cudaMallocAsync on `stream`.
+// then one pass dividing each row by its mean, sum / D (KernelBench's L1Norm). Workspace: cudaMallocAsync on `stream`.
 // Bytes: 2 reads + 1 write of B*D floats.
 #include "cuarena.h"
 #include <cub/device/device_segmented_reduce.cuh>
@@ -23,7 +23,7 @@ __global__ void divide_rows_kernel(const float *x, const float *sums, float *y, 
 {
 	for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n;
 	     i += (int64_t)gridDim.x * blockDim.x)
-		y[i] = x[i] / sums[i / D];
+		y[i] = x[i] / (sums[i / D] / (float)D);
 }
 
 int cua_solve(const struct cua_tensor *in, int n_in, struct cua_tensor *out, int n_out,

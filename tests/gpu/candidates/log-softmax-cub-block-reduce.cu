@@ -1,4 +1,4 @@
-// task: log-softmax
+// task: logsoftmax
 // expect: ok
 // Block per row with cub::BlockReduce for the max and the sum of exp (the OneFlow /
 // PyTorch pattern, written fresh): y = x - max - log(sum exp(x - max)).

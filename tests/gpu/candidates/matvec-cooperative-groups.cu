@@ -1,4 +1,4 @@
-// task: matvec
+// task: matrix-vector-multiplication
 // expect: ok
 // Cooperative groups: the block is tiled into 32-thread tiles, one row per tile, partial
 // dot products reduced with cg::reduce. Bytes: one read of A (M*K floats) dominates.

@@ -1,4 +1,4 @@
-// task: mse-loss
+// task: mseloss
 // expect: ok
 // CUB's device-wide reduction with a stream-ordered workspace: per-block partial sums of
 // squared differences in double, cub::DeviceReduce::Sum over the partials, scratch from

@@ -1,4 +1,4 @@
-// task: sgemm
+// task: square-matrix-multiplication
 // expect: ok
 // A shared-memory tiled SGEMM in the style of the well-known step-by-step CUDA SGEMM
 // write-ups (written fresh): 64x64 block tile, BK = 16, 256 threads each computing a 4x4

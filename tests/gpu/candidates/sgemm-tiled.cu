@@ -1,4 +1,4 @@
-// task: sgemm
+// task: square-matrix-multiplication
 // expect: ok
 // expect-speedup: nvcc 2.0
 // A shared-memory tiled SGEMM (128x128 block tile, 8x8 outputs per thread, BK=8):
