@@ -165,7 +165,7 @@ cua compare "$WORK/whole" "$WORK/merged"
 expect_rc 0 "compare of the unsharded and the merged run finds no regression"
 tail -n 1 "$OUT" | diff "$WORK/compare-self.txt" - >/dev/null
 check $? "compare of the unsharded run with the merged one counts as with itself ($(cat "$WORK/compare-self.txt"))"
-grep -q "| L1/049-max-reduction-over-a-dimension |" "$OUT"
+grep -q "| L1/052-argmin-over-a-dimension |" "$OUT"
 check $? "compare pairs every task of the merged run"
 mkdir -p "$WORK/nightly" && cp -r "$WORK/merged" "$WORK/nightly/2026-12-01"
 cp -r "$WORK/s0" "$WORK/nightly/.shard-0"

@@ -107,7 +107,7 @@ Test(precheck, a_non_static_device_helper_links_clean)
 Test(precheck, cub_device_reduce_with_nvtx_and_iostream_links_clean)
 {
 	need_tools();
-	precheck_file("mse-loss", "tests/gpu/candidates/mse-loss-cub-device-reduce.cu");
+	precheck_file("mseloss", "tests/gpu/candidates/mse-loss-cub-device-reduce.cu");
 	cr_expect_eq(ev.verdict, CUA_VERDICT_OK, "%s: %s", cua_verdict_name(ev.verdict),
 	             ev.message);
 }
@@ -159,7 +159,7 @@ Test(precheck, a_forbidden_symbol_comes_with_advice)
 Test(precheck, tf32_tensor_cores_are_a_forbidden_instruction_in_a_strict_task)
 {
 	need_tools();
-	precheck_file("sgemm", "tests/cheats/tf32-wmma-in-strict.cu");
+	precheck_file("square-matrix-multiplication", "tests/cheats/tf32-wmma-in-strict.cu");
 	cr_expect_eq(ev.verdict, CUA_VERDICT_FORBIDDEN_INSTRUCTION, "%s",
 	             cua_verdict_name(ev.verdict));
 	cr_expect(strstr(ev.message, "HMMA.1684.F32.TF32 in kernel sgemm_tf32_kernel"), "%s",
@@ -189,7 +189,7 @@ Test(precheck, a_library_baseline_is_trusted_with_its_instructions)
 	char path[4200];
 	snprintf(path, sizeof(path), "%s/tests/cheats/tf32-wmma-in-strict.cu", root());
 	cr_assert_eq(cua_read_file(path, 1 << 20, &src, NULL, err, sizeof(err)), CUA_OK);
-	precheck_text("sgemm", src, CUA_SUBJECT_BASELINE);
+	precheck_text("square-matrix-multiplication", src, CUA_SUBJECT_BASELINE);
 	free(src);
 	cr_expect_eq(ev.verdict, CUA_VERDICT_OK, "%s: %s", cua_verdict_name(ev.verdict),
 	             ev.message);
@@ -198,7 +198,7 @@ Test(precheck, a_library_baseline_is_trusted_with_its_instructions)
 Test(precheck, the_sass_scan_is_cached_beside_the_build)
 {
 	need_tools();
-	precheck_file("sgemm", "tests/gpu/candidates/sgemm-tiled.cu");
+	precheck_file("square-matrix-multiplication", "tests/gpu/candidates/sgemm-tiled.cu");
 	cr_assert_eq(ev.verdict, CUA_VERDICT_OK, "%s", ev.message);
 	char cached[4200];
 	size_t n = strlen(build.so_path);
@@ -211,7 +211,7 @@ Test(precheck, the_sass_scan_is_cached_beside_the_build)
 	cua_build_clear(&build);
 	cua_eval_clear(&ev);
 	cua_eval_init(&ev, "candidate");
-	precheck_file("sgemm", "tests/gpu/candidates/sgemm-tiled.cu");
+	precheck_file("square-matrix-multiplication", "tests/gpu/candidates/sgemm-tiled.cu");
 	cr_expect_eq(ev.verdict, CUA_VERDICT_FORBIDDEN_INSTRUCTION, "%s", ev.message);
 	cr_expect(ev.cache_hit);
 }
@@ -256,7 +256,8 @@ Test(precheck, building_a_candidate_lists_its_sass_before_the_gpu_is_taken)
 {
 	need_tools();
 	char path[4200], cached[4200];
-	const struct cua_task *t = cua_catalogue_find(&cat, "sgemm", err, sizeof(err));
+	const struct cua_task *t = cua_catalogue_find(&cat, "square-matrix-multiplication", err,
+	                                              sizeof(err));
 	cr_assert_not_null(t);
 	snprintf(path, sizeof(path), "%s/tests/gpu/candidates/sgemm-tiled.cu", root());
 	cr_assert_eq(cua_build_candidate(t, path, &opts, &build, err, sizeof(err)), CUA_OK, "%s",

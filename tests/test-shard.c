@@ -1,6 +1,7 @@
 /* test-shard.c — `run --shard I/N` (harness/episode/shard.c): the I/N syntax, the split by
  * cost (largest first, to the lightest shard), and the split of the real catalogue
- * weighed by the H200 run committed under results/. */
+ * weighed by the H200 run committed under results/ (its costs renumbered onto today's
+ * Level 1: renumbered_costs). */
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
 #include <stdlib.h>
@@ -149,11 +150,59 @@ static void split4(const char *costs, int *counts, double *exp, int *measured)
 	cua_catalogue_clear(&cat);
 }
 
+/* A costs run in tmp/costs: the committed H200 replay run's run.json and
+ * baselines.jsonl, each line's task re-keyed to today's Level 1 task of its number.
+ * That run is of the earlier Level 1 (catalogue version 1, whose ids differ): its
+ * costs are real H200 costs of a skewed catalogue, which is what these tests need, not
+ * today's tasks' own. Returns the folder. */
+static const char *renumbered_costs(void)
+{
+	static char dir[4200];
+	char from[4200], path[4300], err[CUA_ERR_LEN] = "", *text = NULL;
+	struct cua_catalogue cat;
+	tmp_remove();
+	tmp_make();
+	snprintf(dir, sizeof(dir), "%s/costs", tmp);
+	cr_assert_eq(cua_mkdirs(dir, err, sizeof(err)), CUA_OK, "%s", err);
+	enum cua_status st = cua_catalogue_load(root(), &cat, err, sizeof(err));
+	cr_assert(st == CUA_OK || st == CUA_E_PARSE, "%s", err);
+	snprintf(from, sizeof(from), "%s/results/2026-11-29-h200-replay", root());
+	snprintf(path, sizeof(path), "%s/run.json", from);
+	cr_assert_eq(cua_read_file(path, 1 << 20, &text, NULL, err, sizeof(err)), CUA_OK, "%s", err);
+	snprintf(path, sizeof(path), "%s/run.json", dir);
+	cr_assert_eq(cua_write_file(path, text, strlen(text), err, sizeof(err)), CUA_OK, "%s", err);
+	free(text);
+	snprintf(path, sizeof(path), "%s/baselines.jsonl", from);
+	cr_assert_eq(cua_read_file(path, 1 << 26, &text, NULL, err, sizeof(err)), CUA_OK, "%s", err);
+	struct cua_buf out = {0};
+	for (char *l = strtok(text, "\n"); l; l = strtok(NULL, "\n")) {
+		cJSON *j = cJSON_Parse(l);
+		cr_assert_not_null(j);
+		const cJSON *task = cJSON_GetObjectItem(j, "task");
+		char num[8];
+		cr_assert(cJSON_IsString(task) && !strncmp(task->valuestring, "L1/", 3));
+		snprintf(num, sizeof(num), "L1/%.3s", task->valuestring + 3);
+		const struct cua_task *now = cua_catalogue_find(&cat, num, NULL, 0);
+		if (now) {
+			cJSON_ReplaceItemInObject(j, "task", cJSON_CreateString(now->id));
+			char *t = cJSON_PrintUnformatted(j);
+			cua_buf_printf(&out, "%s\n", t);
+			free(t);
+		}
+		cJSON_Delete(j);
+	}
+	free(text);
+	snprintf(path, sizeof(path), "%s/baselines.jsonl", dir);
+	cr_assert_eq(cua_write_file(path, out.s, out.len, err, sizeof(err)), CUA_OK, "%s", err);
+	free(out.s);
+	cua_catalogue_clear(&cat);
+	return dir;
+}
+
 Test(shard, the_h200_runs_measured_baselines_balance_the_catalogue)
 {
 	char costs[4200];
-	snprintf(costs, sizeof(costs), "%s/results/2026-11-29-h200-replay",
-	         root());
+	snprintf(costs, sizeof(costs), "%s", renumbered_costs());
 	int counts[4], measured = 0;
 	double exp[4];
 	split4(costs, counts, exp, &measured);
@@ -182,8 +231,7 @@ static double spread(const double *cost, const int *of, int n, int count)
 Test(shard, measured_costs_balance_eight_shards_better_than_counting_tasks)
 {
 	char costs[4200], err[CUA_ERR_LEN] = "";
-	snprintf(costs, sizeof(costs), "%s/results/2026-11-29-h200-replay",
-	         root());
+	snprintf(costs, sizeof(costs), "%s", renumbered_costs());
 	struct cua_catalogue cat;
 	const struct cua_task *t[1024];
 	int n = level1(&cat, t);

@@ -18,7 +18,8 @@
 #                                        # (430) s after COMPILE_S (120) s of builds;
 #                                        # DIAG=1 first runs build/cudnn-find; the torch
 #                                        # check stops at TORCH_S (50) s
-#   tools/gpu-session.sh torch-time      # torch eager/compile timings (baselines/torch)
+#   tools/gpu-session.sh torch-time      # torch eager/compile timings (baselines/torch; of
+#                                        # KernelBench's own models with .carry/kernelbench)
 #   tools/gpu-session.sh runs            # the GPU suite (build/gpu-test), first GPU
 #   tools/gpu-session.sh guard [GLOB]    # every task's reference as a candidate (under
 #                                        # the kernel process's filter), checked, not timed,
@@ -74,6 +75,12 @@ fi
 NGPU=${#DEVS[@]}
 [ "$NGPU" -ge 1 ] || { echo "gpu-session: no GPU"; exit 3; }
 BIN=build/cuarena
+# KernelBench's own problem files (not committed: carried as .carry/kernelbench, e.g.
+# `git archive v0.1 KernelBench/level1 | tar x -C .carry/kernelbench` of its repository):
+# the torch check then runs each Level 1 task through its problem's Model too, and the
+# torch timings are of that Model (tools/kb_l1.py)
+KB_ARGS=()
+[ -d .carry/kernelbench ] && KB_ARGS=(--kernelbench .carry/kernelbench)
 
 case "${1:-}" in
 selftest)
@@ -99,7 +106,8 @@ selftest)
 	done
 	wait
 	CUDA_VISIBLE_DEVICES=${DEVS[0]} timeout "${TORCH_S:-50}" python3 tools/torch_check.py \
-		--dump /tmp/gpu-session-dump --out "$OUT/torch-check.json" > "$OUT/torch-check.log" 2>&1
+		--dump /tmp/gpu-session-dump "${KB_ARGS[@]}" --out "$OUT/torch-check.json" \
+		> "$OUT/torch-check.log" 2>&1
 	tail -n 2 "$OUT"/selftest-*.log "$OUT/torch-check.log"
 	[ -f "$OUT/cudnn-find.log" ] && cat "$OUT/cudnn-find.log"
 	;;
@@ -110,13 +118,13 @@ torch-time)
 	mkdir -p "$OUT/warm"
 	for ((k = 0; k < n; k++)); do
 		(CUDA_VISIBLE_DEVICES=${DEVS[$((k % NGPU))]} timeout "${WARM_S:-200}" \
-			python3 tools/torch_check.py --warm --shard "$k/$n" --out "$OUT/warm/$k.json" \
+			python3 tools/torch_check.py --warm "${KB_ARGS[@]}" --shard "$k/$n" --out "$OUT/warm/$k.json" \
 			> "$OUT/warm/$k.log" 2>&1) &
 	done
 	wait
 	for ((g = 0; g < NGPU; g++)); do
 		(CUDA_VISIBLE_DEVICES=${DEVS[$g]} timeout "${TIME_S:-320}" python3 tools/torch_check.py \
-			--time --shard "$g/$NGPU" --out "$OUT/torch-time-$g.json" \
+			--time "${KB_ARGS[@]}" --shard "$g/$NGPU" --out "$OUT/torch-time-$g.json" \
 			> "$OUT/torch-time-$g.log" 2>&1) &
 	done
 	wait

@@ -263,10 +263,10 @@ def timed_inputs(task):
             random_input(i, [ev(e) for e in i["shape"]]) for i in task["inputs"]]
 
 
-def time_task(task, kernelbench=None):
-    """torch eager and torch.compile of the task at its timed shape: of KernelBench's own
+def timed_fn(task, kernelbench=None):
+    """What --time and --warm run at the timed shape, and its inputs: KernelBench's own
     Model when kernelbench is given and the task names its problem (the time KernelBench's
-    papers divide by), else of the task's torch expression."""
+    papers divide by), else the task's torch expression."""
     fn, _ = make_fn(task)
     args = timed_inputs(task)
     if kernelbench:
@@ -274,8 +274,13 @@ def time_task(task, kernelbench=None):
         if kb_l1.problem(task) is not None:
             timed = [s for s in task["shapes"] if s.get("timed")][0]
             named = {i["name"]: a for i, a in zip(task["inputs"], args)}
-            model, args = kb_l1.build(task, kernelbench, named, timed["dims"], torch.float32)
-            fn = model
+            fn, args = kb_l1.build(task, kernelbench, named, timed["dims"], torch.float32)
+    return fn, args
+
+
+def time_task(task, kernelbench=None):
+    """torch eager and torch.compile of timed_fn."""
+    fn, args = timed_fn(task, kernelbench)
     with torch.no_grad():
         eager, n = time_fn(fn, args)
         cfn, compile_s = compiled(fn, args)
@@ -286,10 +291,9 @@ def time_task(task, kernelbench=None):
             "compile_build_s": compile_s}
 
 
-def warm_task(task):
-    """Build the task's torch.compile graph once at the timed shape; returns seconds."""
-    fn, _ = make_fn(task)
-    args = timed_inputs(task)
+def warm_task(task, kernelbench=None):
+    """Build timed_fn's torch.compile graph once; returns seconds."""
+    fn, args = timed_fn(task, kernelbench)
     with torch.no_grad():
         _, took = compiled(fn, args)
     del args
@@ -373,7 +377,7 @@ def main():
                                                                task["_id"], msg))
             if a.warm:
                 did = True
-                entry["compile_build_cold_s"] = warm_task(task)
+                entry["compile_build_cold_s"] = warm_task(task, a.kernelbench)
                 print("     %s torch.compile built in %.1f s" % (
                     task["_id"], entry["compile_build_cold_s"]))
             if a.time and (not a.time_only or re.search(a.time_only, task["_folder"])):

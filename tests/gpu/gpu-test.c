@@ -620,8 +620,8 @@ int main(int argc, char **argv)
 	/* the seed tasks by default; --tasks / --replay take other patterns */
 	const char *task_glob =
 		"@(001-square-matrix-multiplication|001-sgemm-tf32|002-vector-add|019-relu|"
-		"023-softmax|010-layernorm|042-max-pooling-2d|047-sum-reduction-over-a-dimension|"
-		"063-conv-standard-2d-square-input-square-kernel)";
+		"023-softmax|010-layernorm-last-dim|042-max-pooling-2d|"
+		"047-sum-reduction-over-a-dimension|063-conv-standard-2d-square-input-square-kernel)";
 	const char *replay_glob = task_glob;
 	struct cua_catalogue cat;
 

@@ -1,4 +1,4 @@
-// task: X/010-layernorm
+// task: X/010-layernorm-last-dim
 // expect: ok
 // A Welford layernorm, block per row (the style of Apex / PyTorch's row kernels, written
 // fresh): each thread keeps a running (count, mean, M2) over its strided elements, warps

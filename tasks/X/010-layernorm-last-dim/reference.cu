@@ -1,4 +1,4 @@
-/* X/010-layernorm reference: per row b of x [B,D] f32,
+/* X/010-layernorm-last-dim reference: per row b of x [B,D] f32,
  *     mean = Σ x / D,  var = Σ (x - mean)² / D  (biased),
  *     y = (x - mean) / sqrt(var + eps) · gamma + beta,   eps = 1e-5,
  * gamma, beta [D] f32, y [B,D] f32.
@@ -6,7 +6,7 @@
  * (mean, centred variance, write), block reductions by warp shuffles;
  * cua_oracle runs the same passes in double and writes f64.
  * Build: nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Xcompiler -fPIC -shared
- *        -cudart shared -Iinclude -Itasks/common -o layernorm.so tasks/X/010-layernorm/reference.cu
+ *        -cudart shared -Iinclude -Itasks/common -o layernorm.so tasks/X/010-layernorm-last-dim/reference.cu
  * Napkin math (timed B=16384, D=32768): 8·B·D + 8·D = 4.29 GB at the floor:
  * ~1.0 ms at 4.3 TB/s; this kernel reads each row 3 times. 8·B·D flops. */
 #include "cuarena.h"
