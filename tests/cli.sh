@@ -342,7 +342,7 @@ if [ -n "$NVCC_RELEASE" ]; then
 	cua eval relu "$RELU_DIR/reference.cu" --compile-only
 	expect_rc 0 "eval --compile-only of a correct kernel exits 0"
 	expect_in "$OUT" "not run (--compile-only)" "eval --compile-only says the kernel was not run"
-	cua eval sgemm "$ROOT/tests/cheats/tf32-wmma-in-strict.cu" --compile-only --json
+	cua eval square-matrix-multiplication "$ROOT/tests/cheats/tf32-wmma-in-strict.cu" --compile-only --json
 	expect_rc 1 "eval --compile-only of a rejected kernel exits 1"
 	json_check "j['verdict'] == 'forbidden_instruction' and 'HMMA.1684.F32.TF32' in j['message'] and j['compile_only']" \
 		"eval --compile-only --json names the forbidden instruction"
