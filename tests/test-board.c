@@ -231,6 +231,25 @@ Test(board, the_reply_shown_is_the_reply_without_its_code)
 	}
 }
 
+/* docs/board/ is the board of the committed H200 run, as the README says: made
+ * again here, it must come out the same (tools/readme-figures.sh writes it). */
+Test(board, the_committed_sample_board_is_what_board_makes_of_the_sample_run)
+{
+	char cmd[8192];
+	int status;
+	tmp_make();
+	snprintf(cmd, sizeof(cmd), "board results/2026-11-29-h200-replay --html %s/html", tmp);
+	char *out = run_cuarena(cmd, &status);
+	cr_assert_eq(status, 0, "%s", out);
+	free(out);
+	snprintf(cmd, sizeof(cmd), "diff -r -q '%s/docs/board' '%s/html' 2>&1 | head -5", root(),
+	         tmp);
+	out = sh(cmd, &status);
+	cr_expect_str_empty(out, "docs/board/ is not what `cuarena board` makes of the sample run "
+	                    "now (tools/readme-figures.sh remakes it):\n%s", out);
+	free(out);
+}
+
 /* ---- in the browser ----------------------------------------------------------------- */
 
 static const char *chromium(void)
