@@ -231,6 +231,29 @@ Test(board, the_reply_shown_is_the_reply_without_its_code)
 	}
 }
 
+/* The board reads a run through the results reader and its rules: a torn last line
+ * is skipped with a warning, a bad line elsewhere stops it naming file and line. */
+Test(board, a_run_folder_is_read_by_the_results_readers_rules)
+{
+	char cmd[8192];
+	int status;
+	tmp_make();
+	snprintf(cmd, sizeof(cmd), "board tests/data/results/torn --html %s/html", tmp);
+	char *out = run_cuarena(cmd, &status);
+	cr_expect_eq(status, 0, "%s", out);
+	cr_expect(strstr(out, "trajectories.jsonl: line 4: torn last line skipped") != NULL, "%s",
+	          out);
+	free(out);
+	char *page = tmp_read("html/episodes/alpha-v1/L1-021-relu.html");
+	cr_expect(strstr(page, "id=\"turn-3\"") != NULL, "the three whole turns are shown");
+	free(page);
+	snprintf(cmd, sizeof(cmd), "board tests/data/results/bad-json --html %s/bad", tmp);
+	out = run_cuarena(cmd, &status);
+	cr_expect_eq(status, 2, "%s", out);
+	cr_expect(strstr(out, "bad-json/evals.jsonl: line 3: not valid JSON") != NULL, "%s", out);
+	free(out);
+}
+
 /* docs/board/ is the board of the committed H200 run, as the README says: made
  * again here, it must come out the same (tools/readme-figures.sh writes it). */
 Test(board, the_committed_sample_board_is_what_board_makes_of_the_sample_run)
