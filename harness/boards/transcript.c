@@ -9,6 +9,7 @@
 
 /* ---- loading the turn lines --------------------------------------------------------- */
 
+/* A string member as valid UTF-8 (heap), NULL when absent or not a string. */
 static char *clean_str(const cJSON *o, const char *key)
 {
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
@@ -17,12 +18,14 @@ static char *clean_str(const cJSON *o, const char *key)
 	return cua_utf8_clean(v->valuestring, strlen(v->valuestring), NULL);
 }
 
+/* A finite number member, NaN otherwise. */
 static double num_or_nan(const cJSON *o, const char *key)
 {
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
 	return cJSON_IsNumber(v) && isfinite(v->valuedouble) ? v->valuedouble : NAN;
 }
 
+/* The index of task id in run->tasks, -1 when the run has no such task. */
 static int task_index(const struct cua_results *run, const char *id)
 {
 	const struct cua_results_task *t = cua_results_find(run, id);
@@ -76,6 +79,7 @@ static enum cua_status take_line(void *ctx, const cJSON *o, const struct cua_res
 	return CUA_OK;
 }
 
+/* By task, turn, then line: the last of equal (task, turn) is the later line. */
 static int cmp_turn(const void *a, const void *b)
 {
 	const struct cua_turn_text *x = a, *y = b;
@@ -179,6 +183,7 @@ char *cua_transcript_prose(const char *reply, const char *code, const char *mark
 
 /* ---- the page -------------------------------------------------------------------------- */
 
+/* Text from the run, escaped for HTML text and attribute values alike. */
 static void esc(FILE *f, const char *s)
 {
 	cua_fput_esc(f, s, CUA_ESC_HTML);
@@ -194,6 +199,7 @@ static const struct cua_rec *eval_of(const struct cua_results_task *t, int turn)
 	return r;
 }
 
+/* The turn's verdict: its evaluation's, else its turn line's, else "not recorded". */
 static const char *verdict_text(const struct cua_results_task *t, const struct cua_rec *r,
                                 int turn)
 {
@@ -237,6 +243,7 @@ static bool quartiles(const struct cua_rec *r)
 	       r->ms.q3 >= r->ms.q1;
 }
 
+/* A record's time: median [q1, q3] and the sample count, "—" when untimed. */
 static void put_ms(FILE *f, const struct cua_rec *r)
 {
 	if (!r || !r->timed || !isfinite(r->ms.median)) {
@@ -266,6 +273,7 @@ static void put_speedup(FILE *f, const struct cua_results_task *t, const struct 
 		fprintf(f, " <small>[%.3f, %.3f]</small>", b->ms.q1 / r->ms.q3, b->ms.q3 / r->ms.q1);
 }
 
+/* A token count, "—" when the agent reported none. */
 static void put_count(FILE *f, double v)
 {
 	if (isfinite(v))
@@ -285,6 +293,7 @@ static void put_latency(FILE *f, const struct cua_turn_text *x)
 		fprintf(f, "%.1f s", x->latency_s);
 }
 
+/* How many lines a source has (a last line without its newline counts). */
 static int lines_of(const char *s)
 {
 	int n = 0;
@@ -293,6 +302,7 @@ static int lines_of(const char *s)
 	return n;
 }
 
+/* The links up, the title, how the episode ended, and the task's baselines. */
 static void write_header(FILE *f, const struct cua_episode_page *p, int best)
 {
 	const struct cua_results *run = p->tr->run;
@@ -388,6 +398,7 @@ static void write_overview(FILE *f, const struct cua_episode_page *p, const int 
 	fputs("</tbody></table>\n", f);
 }
 
+/* A run's text (escaped) in a <details> under `summary` (the board's own markup). */
 static void text_block(FILE *f, const char *summary, const char *text, bool open)
 {
 	fprintf(f, "<details%s><summary>%s</summary><pre class=\"text\">", open ? " open" : "",
@@ -396,6 +407,9 @@ static void text_block(FILE *f, const char *summary, const char *text, bool open
 	fputs("</pre></details>\n", f);
 }
 
+/* Turn turns[i]'s section: what it was shown first (its first turn only), its facts,
+ * its source and the diff from the last turn with one, the reply's prose, and the
+ * feedback it got (the next turn's observation). */
 static void write_turn(FILE *f, const struct cua_episode_page *p, const int *turns, int n,
                        int i, int best)
 {

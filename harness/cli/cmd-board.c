@@ -216,6 +216,7 @@ static void td_num(FILE *f, const char *fmt, double v, const char *suffix)
 	fprintf(f, "%s</td>", suffix);
 }
 
+/* A text cell, escaped. */
 static void td_text(FILE *f, const char *s)
 {
 	fputs("<td>", f);
@@ -240,6 +241,7 @@ static void unique_name(char (*names)[128], int n, const char *from, char *out)
 	}
 }
 
+/* Each task's page name and each entry's folder, unique; the prompts, none yet. */
 static void name_pages(struct board *b)
 {
 	b->pages = cua_xcalloc((size_t)b->n_tasks + 1, sizeof(*b->pages));
@@ -254,6 +256,7 @@ static void name_pages(struct board *b)
 	b->prompts = cua_xcalloc((size_t)b->n_tasks + 1, sizeof(*b->prompts));
 }
 
+/* The index of task id in b->tasks (sorted), -1 when no run mentions it. */
 static int task_slot(const struct board *b, const char *id)
 {
 	const char (*hit)[64] = bsearch(id, b->tasks, (size_t)b->n_tasks, sizeof(*b->tasks),
@@ -271,6 +274,7 @@ static void episode_href(FILE *f, const struct board *b, const struct entry *e, 
 		fprintf(f, "#turn-%d", turn);
 }
 
+/* DIR/index.html: the board, then the tasks with one cell per agent. */
 static enum cua_status write_index(const char *dir, const struct board *b, char *err,
                                    size_t errlen)
 {
@@ -387,6 +391,7 @@ static enum cua_status write_index(const char *dir, const struct board *b, char 
 	return cua_html_close(f, dir, "index.html", err, errlen);
 }
 
+/* DIR/T.html, task slot i's page. */
 static enum cua_status write_task(const char *dir, const struct board *b, int i, char *err,
                                   size_t errlen)
 {
@@ -535,6 +540,8 @@ static enum cua_status write_episodes(const char *dir, struct board *b, struct e
 	return st;
 }
 
+/* The whole HTML board under dir: episodes first, since they find the prompts the
+ * task pages show. */
 static enum cua_status write_html(const char *dir, struct board *b, char *err, size_t errlen)
 {
 	char sub[CUA_PATH_BUF];
