@@ -1,6 +1,7 @@
 /* html.c — the HTML board's frame, its stylesheet and script, and file names
- * (html.h). The script is plain ES5-era JavaScript with no library: it runs from
- * file:// in any browser, with no network. */
+ * (html.h). The script is plain JavaScript with no library (nothing newer than
+ * typed arrays and String.endsWith): it runs from file:// in any current browser,
+ * with no network. */
 #include "boards/html.h"
 #include "results/results.h"
 
