@@ -97,10 +97,15 @@ $(BUILD)/cuarena: $(CLI_OBJS) $(AGENT_OBJS) $(LIB)
 
 # The candidate's process (harness/judge/cand/main.cu): the judge starts it beside
 # itself (jail.h). Its own objects, never sanitized (nothing here runs it), and no
-# library of ours beyond the jail and the wire: the smallest program that maps
-# the judge's buffers and calls cua_solve.
+# library of ours beyond the jail, the wire and the view (harness/view.c: the
+# file system it is left with): the smallest program that maps the judge's
+# buffers and calls cua_solve.
 CANDFLAGS := -O2 -g -std=c11 $(WARN) -D_GNU_SOURCE -Iinclude -Iharness -I$(CUDA_HOME)/include
 $(BUILD)/obj/cand/%.o: harness/judge/%.c harness/judge/jail.h harness/judge/wire.h harness/common.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CANDFLAGS) -c $< -o $@
+
+$(BUILD)/obj/cand/view.o: harness/view.c harness/view.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CANDFLAGS) -c $< -o $@
 
@@ -108,7 +113,8 @@ $(BUILD)/obj/cand/main.o: harness/judge/cand/main.cu harness/judge/vmm.cuh harne
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVFLAGS) -c $< -o $@
 
-$(BUILD)/cuarena-cand: $(BUILD)/obj/cand/main.o $(BUILD)/obj/cand/jail.o $(BUILD)/obj/cand/wire.o
+$(BUILD)/cuarena-cand: $(BUILD)/obj/cand/main.o $(BUILD)/obj/cand/jail.o $(BUILD)/obj/cand/wire.o \
+                       $(BUILD)/obj/cand/view.o
 	$(NVCC) -o $@ $^ -cudart shared -ldl -Xlinker -rpath,$(CUDA_HOME)/lib64
 
 # ---- CPU tests (Criterion) -------------------------------------------------
