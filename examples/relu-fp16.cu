@@ -6,13 +6,15 @@
 // value moves by up to 2^-11 relative (about 5e-4), far outside the task's fp32-strict
 // tolerance (atol = rtol = 1e-6), and values above 65504 would become inf.
 //
-// What catches it: the judge, by value, on the GPU — the oracle comparison fails on the
-// first check case (wrong_output at shape odd). The static SASS check does not: it names
-// tensor-core instructions and packed-half arithmetic (HADD2, HMUL2, HFMA2), and this
-// kernel compiles to F2FP.F16.F32.PACK (to fp16), HMNMX2 (the max) and HADD2.F32 with a
-// zero operand (the exact widening back, an idiom the scan lets through), so
-// `--compile-only` passes it. Precision is decided by value on the GPU, whatever
-// instructions ran; the SASS scan is a first filter that explains, not the guard.
+// What catches it: the judge, by value, on the GPU. Its comparison with the fp64 oracle fails
+// on the first check case: wrong_output at shape odd. (An error that fitted the tolerance
+// would fail precision by accuracy instead: it carries the pattern of inputs rounded to 10
+// mantissa bits, harness/judge/accuracy.h.) The SASS scan does not stop it: in a strict task
+// it only explains a failure (naming tensor-core and packed-half HADD2/HMUL2/HFMA2
+// instructions, and then the verdict is forbidden_instruction), and this kernel compiles to
+// F2FP.F16.F32.PACK (to fp16), HMNMX2 (the max) and HADD2.F32 with a zero operand (the exact
+// widening back, an idiom the scan lets through). So `--compile-only` passes it, and the
+// verdict on the GPU is wrong_output: precision is decided by value, whatever instructions ran.
 //
 //   build/cuarena eval relu examples/relu-fp16.cu                 # on the GPU: wrong_output
 //   build/cuarena eval relu examples/relu-fp16.cu --compile-only  # passes: not the guard
