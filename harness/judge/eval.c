@@ -222,8 +222,10 @@ static enum cua_status run_child(const struct cua_task *t, const char *so_path,
 	cua_sandbox_opts_init(&so);
 	so.timeout_s = o->run_timeout_s;
 	so.cpu_s = (long)o->run_timeout_s + 30;
-	/* Kernels write no files; only --dump (trusted) writes check-shape tensors. */
-	so.fsize_bytes = so_path ? 64L << 20 : 8L << 30;
+	/* Kernels write no files; the judge stages the kernel's object (at most
+	 * CUA_OBJECT_MAX, the build's own limit: an object the build let through
+	 * never exceeds the judge's) and --dump (trusted) writes check-shape tensors. */
+	so.fsize_bytes = so_path ? (long)CUA_OBJECT_MAX + (64L << 20) : 8L << 30;
 	so.nofile = 1024;
 	/* Counts the user's processes and threads (CUDA starts a few): a ceiling
 	 * on fork bombs for non-root users; root is exempt, and fork is a

@@ -389,8 +389,10 @@ static void cand_died(const char *during)
 		C.pid = -1;
 	}
 	if (r > 0 && WIFSIGNALED(st) && WTERMSIG(st) == SIGSYS)
-		finish(CUA_VERDICT_SANDBOX_VIOLATION, "the kernel's process was stopped by its "
-		       "system-call filter during %s (the output tail names the call)", during);
+		finish(CUA_VERDICT_SANDBOX_VIOLATION, "the kernel's process was killed by its "
+		       "system-call filter during %s: it made a call the sandbox refuses "
+		       "(processes, exec, sockets, files opened to write, signals to other "
+		       "processes, namespaces, ptrace, ...)", during);
 	if (r > 0 && WIFSIGNALED(st))
 		finish(CUA_VERDICT_CRASH, "the kernel's process died of %s during %s",
 		       cua_signal_desc(WTERMSIG(st)), during);
@@ -442,7 +444,9 @@ static void stage_verified(const char *from, const char *to, const char *want, m
 {
 	char err[CUA_ERR_LEN], got[65], *buf = NULL;
 	size_t len = 0;
-	if (cua_read_file(from, 512u << 20, &buf, &len, err, sizeof(err)) != CUA_OK)
+	/* the build refuses to write or cache an object over CUA_OBJECT_MAX, so one
+	 * here is not the kernel's doing */
+	if (cua_read_file(from, CUA_OBJECT_MAX, &buf, &len, err, sizeof(err)) != CUA_OK)
 		finish(CUA_VERDICT_HARNESS_ERROR, "%s", err);
 	if (want && want[0]) {
 		cua_sha256_hex(buf, len, got);
@@ -542,6 +546,9 @@ static void cand_spawn(double timeout_s)
 	jo.cpu_s = (long)(timeout_s * 2) + 60;   /* it busy-polls while timed */
 	jo.fsize_bytes = 64L << 20;
 	jo.nofile = 1024;
+	/* as root it confines itself at LOAD (cua_jail_confine): its CUDA start-up
+	 * sees the whole file system, the kernel's code only its view */
+	jo.late_drop = true;
 	if (cua_jail_spawn(&jo, &C.pid, &C.info, err, sizeof(err)) != CUA_OK)
 		finish(CUA_VERDICT_HARNESS_ERROR, "%s", err);
 	close(sv[1]);
@@ -617,6 +624,43 @@ static void cand_ready(const char *during)
 	cand_recv(&m, false, during);
 	if (m.op != CUA_WIRE_READY)
 		finish(CUA_VERDICT_CRASH, "the kernel's process answered %u to %s", m.op, during);
+}
+
+/* The answer to LOAD. A refusal is the kernel's load_error: whatever the
+ * process says after dlopen began may be the kernel's own constructors talking.
+ * And it must now run as the unprivileged user (it confined itself as root). */
+static uid_t proc_uid(pid_t pid);
+static void cand_loaded(void)
+{
+	struct cua_wire_msg m;
+	cand_recv(&m, false, "load");
+	if (m.op == CUA_WIRE_FAIL) {
+		m.text[sizeof(m.text) - 1] = '\0';
+		finish(CUA_VERDICT_LOAD_ERROR, "the kernel's process could not load it: %s", m.text);
+	}
+	if (m.op != CUA_WIRE_READY)
+		finish(CUA_VERDICT_CRASH, "the kernel's process answered %u to load", m.op);
+	if (geteuid() == 0 && C.info.user_dropped && proc_uid(C.pid) == 0)
+		finish(CUA_VERDICT_SANDBOX_VIOLATION, "the kernel's process still runs as root after "
+		       "loading the kernel");
+}
+
+/* The real uid of a process, from /proc (-1 when unknown). */
+static uid_t proc_uid(pid_t pid)
+{
+	char path[64], buf[2048];
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return (uid_t)-1;
+	ssize_t r = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (r <= 0)
+		return (uid_t)-1;
+	buf[r] = '\0';
+	const char *u = strstr(buf, "\nUid:");
+	unsigned v;
+	return u && sscanf(u + 5, "%u", &v) == 1 ? (uid_t)v : (uid_t)-1;
 }
 
 /* After the kernel ran: its own account of errors. A claim that only hurts it. */
@@ -1790,6 +1834,11 @@ static void run_sample(struct shape_bufs *b, const struct cua_rng_key *key, bool
 	for (int i = 0; i < t->n_inputs; i++)
 		HARNESS_TRY(cudaMemcpyAsync(b->in[i].t.data, TM.stage[i].t.data, b->in[i].bytes,
 		                            cudaMemcpyDeviceToDevice, s));
+	/* Lines a kernel made persisting (an access-policy window set through launch
+	 * attributes, a set-aside reached through the driver) would survive the
+	 * flush: demote every persisting line of the L2 to normal first. */
+	(void)cudaCtxResetPersistingL2Cache();
+	(void)cudaGetLastError();
 	HARNESS_TRY(cudaMemsetAsync(TM.flush, (int)(key->w[0] & 0xff), TM.flush_bytes, s));
 	watchdog_kernel<<<1, 1, 0, s>>>(TM.wd, WATCHDOG_NS);
 	HARNESS_TRY(cudaGetLastError());
@@ -2498,6 +2547,14 @@ static void judge_job(struct job *job)
 		memset(&m, 0, sizeof(m));
 		m.op = CUA_WIRE_LOAD;
 		m.flags = job->trusted ? CUA_WIRE_TRUSTED : 0;
+		if (C.info.pid_ns && !C.info.user_ns && geteuid() == 0)
+			m.flags |= CUA_WIRE_VIEW;
+		for (int i = 0; i < task->n_libraries && !job->trusted; i++) {
+			if (!strcmp(task->libraries[i], "cublas"))
+				m.flags |= CUA_WIRE_LIB_CUBLAS;
+			else if (!strcmp(task->libraries[i], "cudnn"))
+				m.flags |= CUA_WIRE_LIB_CUDNN;
+		}
 		size_t total_b = 0;
 		if (cudaMemGetInfo(&g_free_at_load, &total_b) != cudaSuccess)
 			g_free_at_load = 0;
@@ -2505,7 +2562,7 @@ static void judge_job(struct job *job)
 		snprintf(m.text, sizeof(m.text), "../kernel.so");
 		cand_send(&m, NULL, 0, "load");
 		g_kernel_loaded = true;
-		cand_ready("load");
+		cand_loaded();
 		mark("loaded");
 	}
 

@@ -88,6 +88,30 @@ void cua_eval_max_errors(const struct cua_eval *e, double *max_abs, double *max_
 	*max_rel = mr;
 }
 
+void cua_eval_accuracy(const struct cua_eval *e, struct cua_accuracy_summary *s)
+{
+	memset(s, 0, sizeof(*s));
+	for (int i = 0; i < e->n_cases; i++) {
+		const struct cua_case *k = &e->cases[i];
+		if (!k->accuracy.judged)
+			continue;
+		snprintf(s->vs, sizeof(s->vs), "%s", k->accuracy.vs);
+		s->judged++;
+		s->exposed += k->accuracy.exposed;
+		s->failed += !k->accuracy.ok;
+		if (isfinite(k->accuracy.rho))
+			s->max_rho = fmax(s->max_rho, fabs(k->accuracy.rho));
+		if (isfinite(k->accuracy.explained))
+			s->max_explained = fmax(s->max_explained, k->accuracy.explained);
+		if (isfinite(k->accuracy.err_ratio)) {
+			s->max_err_ratio = fmax(s->max_err_ratio, k->accuracy.err_ratio);
+			if (k->accuracy.exposed)
+				s->max_err_ratio_exposed =
+				    fmax(s->max_err_ratio_exposed, k->accuracy.err_ratio);
+		}
+	}
+}
+
 char *cua_trim_text(const char *s, size_t len, size_t max)
 {
 	static const char mark[] = "\n[... %zu bytes cut ...]\n";

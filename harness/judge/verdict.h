@@ -134,6 +134,16 @@ void cua_eval_clear(struct cua_eval *e);       /* frees heap members, keeps the 
 void cua_eval_fail(struct cua_eval *e, enum cua_verdict v, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* Precision by accuracy over an evaluation's cases (judge/accuracy.h): how
+ * many were judged and exposed, the largest |ρ| and share explained, the
+ * largest error ratio (over all judged cases, and over the exposed ones). */
+struct cua_accuracy_summary {
+	char vs[8];
+	int judged, exposed, failed;
+	double max_rho, max_explained, max_err_ratio, max_err_ratio_exposed;
+};
+void cua_eval_accuracy(const struct cua_eval *e, struct cua_accuracy_summary *s);
+
 /* The largest finite max_abs and max_rel over an evaluation's cases (0 if none). */
 void cua_eval_max_errors(const struct cua_eval *e, double *max_abs, double *max_rel);
 
