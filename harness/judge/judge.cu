@@ -629,7 +629,7 @@ static void cand_ready(const char *during)
 /* The host memory a kernel's process may hold beyond what it held when its
  * kernel was loaded (besides RLIMIT_DATA in the process itself, which does not
  * see every kind of mapping): checked after every call. */
-#define HOST_MEM_MAX ((long)32 << 30)
+#define HOST_MEM_MAX ((long)16 << 30)
 static long g_rss_at_load;
 
 static long proc_rss(pid_t pid)
