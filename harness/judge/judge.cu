@@ -634,19 +634,7 @@ static long g_rss_at_load;
 
 static long proc_rss(pid_t pid)
 {
-	char path[64], buf[4096];
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	ssize_t r = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (r <= 0)
-		return -1;
-	buf[r] = '\0';
-	const char *v = strstr(buf, "\nVmRSS:");
-	long kb;
-	return v && sscanf(v + 8, "%ld", &kb) == 1 ? kb * 1024 : -1;
+	return cua_jail_status_field(pid, "VmRSS:");
 }
 
 /* The answer to LOAD. A refusal is the kernel's load_error: whatever the
@@ -672,19 +660,7 @@ static void cand_loaded(void)
 /* The real uid of a process, from /proc (-1 when unknown). */
 static uid_t proc_uid(pid_t pid)
 {
-	char path[64], buf[2048];
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return (uid_t)-1;
-	ssize_t r = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (r <= 0)
-		return (uid_t)-1;
-	buf[r] = '\0';
-	const char *u = strstr(buf, "\nUid:");
-	unsigned v;
-	return u && sscanf(u + 5, "%u", &v) == 1 ? (uid_t)v : (uid_t)-1;
+	return (uid_t)cua_jail_status_field(pid, "Uid:");
 }
 
 /* After the kernel ran: its own account of errors. A claim that only hurts it. */
