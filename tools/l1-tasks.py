@@ -1124,7 +1124,7 @@ task(94, "94_MSELoss.py", "mseloss", "Mean squared error",
      "Mean squared error over all elements (KernelBench's torch.mean((predictions − "
      "targets) ** 2)): loss = (1/(B·D))·Σ_{b,d} (predictions[b,d] − targets[b,d])². "
      "predictions and targets are [B,D] f32, contiguous row-major; " + SCALAR + ", ≈ 1/6. "
-     "predictions ~ U(0, 1/2), targets ~ " + RAND + ". " + STRICT_SUM + " " + tol_text(0, 1e-6)
+     "predictions ~ U(0, 1/2), targets ~ " + RAND + ". " + STRICT_SUM + " " + tol_text(0, 1e-6)[:-1]
      + " (the loss moves by ~3e-5 of itself from one seed to another at the timed shape, so "
      "the tolerance is tight; an fp32 tree reduction errs by ~1e-7).",
      [tin("predictions", ["B", "D"], U(0, 0.5)), tin("targets", ["B", "D"], rand())],
@@ -1154,7 +1154,7 @@ task(96, "96_HuberLoss.py", "huberloss", "Smooth L1 (Huber) loss, beta 1, mean",
      "targets[b,d]|, term = 0.5·z² if z < 1, else z − 0.5, and loss = (1/(B·D))·Σ term. "
      "predictions and targets are [B,D] f32, contiguous row-major; " + SCALAR + ", ≈ 1/12. "
      "predictions ~ U(0, 1/2), targets ~ " + RAND + " (so z < 1 always, as in KernelBench). "
-     + STRICT_SUM + " " + tol_text(0, 1e-6) + " (tight for the reason given for the MSE "
+     + STRICT_SUM + " " + tol_text(0, 1e-6)[:-1] + " (tight for the reason given for the MSE "
      "task: the loss moves by ~3e-5 of itself between seeds).",
      [tin("predictions", ["B", "D"], U(0, 0.5)), tin("targets", ["B", "D"], rand())],
      [tout("loss", ["1"])], LOSS_SHAPES, (0, 1e-6), "4*B*D", "8*B*D+4",
@@ -1228,7 +1228,7 @@ task(100, "100_HingeLoss.py", "hingeloss", "Hinge loss, mean",
      "2·targets[d] − 1 (a stored 1 means +1, a stored 0 means −1), loss = (1/(B·D))·Σ_{b,d} "
      "max(0, 1 − predictions[b,d]·t[d]). predictions is [B,D] f32 ~ " + RAND + "; targets is "
      "[D] u8 holding 0 or 1 ~ bernoulli(1/2); " + SCALAR + ", ≈ 1 (on these inputs the "
-     "clamp never acts, as in KernelBench). " + STRICT_SUM + " " + tol_text(0, 5e-7) +
+     "clamp never acts, as in KernelBench). " + STRICT_SUM + " " + tol_text(0, 5e-7)[:-1] +
      " (tight: regenerating the predictions alone moves the loss by only ~1e-5 of itself at "
      "the timed shape; an fp32 tree reduction errs by ~1e-7).",
      [tin("predictions", ["B", "D"], rand()),

@@ -4,6 +4,7 @@
 #include "compile/sass.h"
 
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 void cua_subject_libs(const struct cua_task *t, enum cua_subject_kind kind,
@@ -97,6 +98,16 @@ enum cua_status cua_precheck(const struct cua_task *t, const char *src_path,
 		cua_eval_fail(e, CUA_VERDICT_COMPILE_ERROR, "nvcc failed");
 		return CUA_OK;
 	}
+	/* One size limit for the build and the judge: an object the judge could not
+	 * stage is the build's compile_error, never the judge's harness_error. */
+	struct stat so_st;
+	if (stat(b->so_path, &so_st) == 0 && (size_t)so_st.st_size > CUA_OBJECT_MAX) {
+		cua_eval_fail(e, CUA_VERDICT_COMPILE_ERROR,
+		              "the object is %lld MiB, over the %zu MiB limit on a kernel's object "
+		              "(CUA_OBJECT_MAX, the build's and the judge's)",
+		              (long long)(so_st.st_size >> 20), CUA_OBJECT_MAX >> 20);
+		return CUA_OK;
+	}
 
 	/* Static check: every kernel, trusted or not, passes the same gate. */
 	struct cua_symcheck_result sr;
@@ -120,8 +131,12 @@ enum cua_status cua_precheck(const struct cua_task *t, const char *src_path,
 		return CUA_OK;
 	}
 
-	/* The precision policy in the machine code itself (the tolerance is kept too).
-	 * Library baselines are trusted and exempt. */
+	/* The precision policy in the machine code. A strict task's precision is
+	 * judged by value in the judge (judge/accuracy.h), whatever instructions or
+	 * code loaded at run time produced it: there the scan only explains a
+	 * failure (split-precision tensor-core products are as accurate as fp32 and
+	 * pass). Under the other policies the instructions below them are refused
+	 * here. Library baselines are trusted and exempt. */
 	if (kind != CUA_SUBJECT_BASELINE) {
 		struct cua_sass_scan sc;
 		char cache[CUA_PATH_BUF], msg[CUA_MSG_LEN];
@@ -131,6 +146,10 @@ enum cua_status cua_precheck(const struct cua_task *t, const char *src_path,
 		if (st != CUA_OK)
 			return st;
 		if (cua_sass_check(&sc, t->precision, msg, sizeof(msg)) >= 0) {
+			if (t->precision == CUA_PREC_FP32_STRICT) {
+				snprintf(e->sass_note, sizeof(e->sass_note), "%.500s", msg);
+				return CUA_OK;
+			}
 			cua_eval_fail(e, CUA_VERDICT_FORBIDDEN_INSTRUCTION, "%s", msg);
 			return CUA_OK;
 		}

@@ -13,14 +13,13 @@
 
 struct cua_eval_opts {
 	const char *root;           /* repo root */
-	const char *self_exe;       /* this binary, for the __runner child */
+	const char *self_exe;       /* this binary, for the __judge child */
 	struct cua_build_opts build;
 	double run_timeout_s;       /* whole child run (check + timing); default 180 */
 	bool time;                  /* time after checking (default true) */
 	double max_time_s;          /* timing cap per kernel (default 3) */
 	int min_samples;            /* 0 = default (10) */
 	uint64_t seeds[3];          /* public seeds */
-	uint64_t secret, recheck;   /* drawn from /dev/urandom per invocation */
 	const struct cua_ceilings *ceilings; /* NULL = no %SOL */
 	const char *gpu;            /* the children's CUDA_VISIBLE_DEVICES (one device);
 	                             * NULL = this process's own, if any */
@@ -35,8 +34,8 @@ struct cua_child_env {
 };
 void cua_child_env(const struct cua_eval_opts *o, struct cua_child_env *ce);
 
-/* Defaults: public seeds fixed (1, 2, 3) so runs are reproducible; the secret
- * and re-check seeds drawn at random for each invocation (53 bits). */
+/* Defaults: public seeds fixed (1, 2, 3) so runs are reproducible. The secret
+ * inputs are the judge's alone: it draws a key from the OS for every job. */
 void cua_eval_opts_init(struct cua_eval_opts *o, const char *root,
                         const char *self_exe, const char *cache_dir);
 
@@ -55,7 +54,7 @@ enum cua_status cua_eval_source(const struct cua_task *t, const char *src_path,
                                 const struct cua_eval_opts *o, struct cua_eval *e,
                                 struct cua_device *dev, char *err, size_t errlen);
 
-/* Non-degeneracy of a task, proved from its oracle (runner --degeneracy). */
+/* Non-degeneracy of a task, proved from its oracle (__judge --degeneracy). */
 #define CUA_MAX_DEGEN 96
 struct cua_degeneracy {
 	int n;
