@@ -259,7 +259,7 @@ static void name_pages(struct board *b)
 /* The index of task id in b->tasks (sorted), -1 when no run mentions it. */
 static int task_slot(const struct board *b, const char *id)
 {
-	const char (*hit)[64] = bsearch(id, b->tasks, (size_t)b->n_tasks, sizeof(*b->tasks),
+	const char (*hit)[128] = bsearch(id, b->tasks, (size_t)b->n_tasks, sizeof(*b->tasks),
 	                                cmp_id);
 	return hit ? (int)(hit - b->tasks) : -1;
 }

@@ -220,6 +220,7 @@ static cJSON *new_run_json(struct server *s, const char *when)
 	cJSON_AddStringToObject(h, "version", CUA_VERSION);
 	cJSON_AddStringToObject(h, "git", cua_git_sha);
 	cJSON_AddStringToObject(j, "catalogue_hash", s->cat.hash);
+	cJSON_AddNumberToObject(j, "catalogue_version", CUA_CATALOGUE_VERSION);
 	const char *nv = cua_nvcc_version(s->o->eval.build.nvcc);
 	cJSON_AddStringToObject(j, "nvcc", nv ? nv : "");
 	cJSON *a = cJSON_AddObjectToObject(j, "agent");
