@@ -908,7 +908,8 @@ Test(run, a_resumed_episode_gives_the_agent_back_its_earlier_turns)
 
 	cJSON *tl[16];
 	int nt = read_lines("trajectories.jsonl", tl, 16);
-	char shown[2][8192] = {"", ""};
+	static char shown[2][32768]; /* a prompt: relu's is over 8 KB */
+	shown[0][0] = shown[1][0] = '\0';
 	for (int i = 0; i < nt; i++) {
 		const cJSON *t = cJSON_GetObjectItem(tl[i], "turn");
 		if (!strcmp(str(tl[i], "kind"), "turn") && cJSON_IsNumber(t) && t->valueint == 1)

@@ -74,13 +74,20 @@ TASKS = []   # every task, in problem order
 DEPS = []    # (problem, KernelBench, here, why)
 
 
+def sentence(text, inputs):
+    """text as a sentence's start: capitalised unless it begins with an input's name."""
+    if text.split(" ")[0] in {i["name"] for i in inputs}:
+        return text
+    return text[0].upper() + text[1:]
+
+
 def task(num, file, slug, title, desc, inputs, outputs, shape_sets, tol, flops, nbytes,
          baselines=None, params=None, torch=None, departures=(), sol=None, precision=None):
     """departures: (kernelbench, here, why) triples, in the description and DEPARTURES.md."""
     text = desc
     if departures:
         text += " Departures from KernelBench (tasks/L1/DEPARTURES.md): " + " ".join(
-            "%s%s (KernelBench: %s; why: %s)." % (here[0].upper(), here[1:], kb, why)
+            "%s (KernelBench: %s; why: %s)." % (sentence(here, inputs), kb, why)
             for kb, here, why in departures)
     text += " " + TAIL
     t = {"title": title, "level": 1,
