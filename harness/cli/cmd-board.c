@@ -517,7 +517,7 @@ static enum cua_status write_episodes(const char *dir, struct board *b, struct e
 		if (!b->prompts[i] && first && first->observation && first->observation[0])
 			b->prompts[i] = cua_xstrdup(first->observation);
 		const struct cua_task_score *ts = task_score(e, t->id);
-		char page[160], title[300], task_href[160];
+		char page[160], title[400], task_href[160];
 		snprintf(page, sizeof(page), "%s.html", b->pages[i]);
 		snprintf(task_href, sizeof(task_href), "../../tasks/%s.html", b->pages[i]);
 		snprintf(title, sizeof(title), "%s — %s — cuarena", t->id, e->label);
