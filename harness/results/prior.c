@@ -109,6 +109,14 @@ static void keep_line(struct loading *l, const struct cua_results_at *at)
 		cua_buf_printf(&l->p->text[l->f], "%.*s\n", (int)at->len, at->text);
 }
 
+static struct cua_prior_episode *episode_find(struct cua_prior *p, const char *id)
+{
+	for (int i = 0; id && i < p->n_episodes; i++)
+		if (!strcmp(p->episodes[i].id, id))
+			return &p->episodes[i];
+	return NULL;
+}
+
 /* A reply without code is a turn, not a candidate: episode.c's cua_step_no_code,
  * read from the line (runs before the no_code verdict said compile_error "no
  * code: ..."). */
@@ -139,9 +147,16 @@ static enum cua_status eval_line(void *ctx, const cJSON *j, const struct cua_res
 		l->p->evaluations++;
 	}
 	const char *ep = jstr(j, "episode"), *req = jstr(j, "request");
-	if (!l->want || !l->want->evals ||
-	    (l->want->episode_steps && !(ep && ep[0] && req && !strcmp(req, "step"))))
+	if (!l->want || !l->want->evals)
 		return CUA_OK;
+	if (l->want->episode_steps) {
+		/* an episode's lines come before its steps' (trajectories.jsonl is read
+		 * first): the steps of ended episodes are not kept */
+		const struct cua_prior_episode *e = req && !strcmp(req, "step")
+		                                    ? episode_find(l->p, ep) : NULL;
+		if (!e || e->ended)
+			return CUA_OK;
+	}
 	if (t->n_evals == t->cap_evals) {
 		t->cap_evals = t->cap_evals ? 2 * t->cap_evals : 8;
 		t->evals = cua_xrealloc(t->evals, (size_t)t->cap_evals * sizeof(*t->evals));
@@ -164,13 +179,6 @@ static void keep_text(char **slot, const cJSON *v)
 	*slot = cua_xstrdup(v->valuestring);
 }
 
-static struct cua_prior_episode *episode_find(struct cua_prior *p, const char *id)
-{
-	for (int i = 0; id && i < p->n_episodes; i++)
-		if (!strcmp(p->episodes[i].id, id))
-			return &p->episodes[i];
-	return NULL;
-}
 
 static enum cua_status episode_line(struct loading *l, const cJSON *j,
                                     const struct cua_results_at *at, char *err, size_t errlen)

@@ -21,7 +21,7 @@ struct cua_prior_want {
 	bool evals;                   /* each evals.jsonl line's object (a step's codec,
 	                               * cua_step_from_json, reads it) */
 	bool episode_steps;           /* with evals: only the steps of server-side
-	                               * episodes (request "step", an episode id) */
+	                               * episodes still open (request "step") */
 	bool texts;                   /* each turn's observation and reply */
 	bool lines;                   /* every line's text, per file (merge) */
 };
