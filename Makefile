@@ -97,10 +97,15 @@ $(BUILD)/cuarena: $(CLI_OBJS) $(AGENT_OBJS) $(LIB)
 
 # The candidate's process (harness/judge/cand/main.cu): the judge starts it beside
 # itself (jail.h). Its own objects, never sanitized (nothing here runs it), and no
-# library of ours beyond the jail and the wire: the smallest program that maps
-# the judge's buffers and calls cua_solve.
+# library of ours beyond the jail, the wire and the view (harness/view.c: the
+# file system it is left with): the smallest program that maps the judge's
+# buffers and calls cua_solve.
 CANDFLAGS := -O2 -g -std=c11 $(WARN) -D_GNU_SOURCE -Iinclude -Iharness -I$(CUDA_HOME)/include
 $(BUILD)/obj/cand/%.o: harness/judge/%.c harness/judge/jail.h harness/judge/wire.h harness/common.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CANDFLAGS) -c $< -o $@
+
+$(BUILD)/obj/cand/view.o: harness/view.c harness/view.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CANDFLAGS) -c $< -o $@
 
@@ -108,7 +113,8 @@ $(BUILD)/obj/cand/main.o: harness/judge/cand/main.cu harness/judge/vmm.cuh harne
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVFLAGS) -c $< -o $@
 
-$(BUILD)/cuarena-cand: $(BUILD)/obj/cand/main.o $(BUILD)/obj/cand/jail.o $(BUILD)/obj/cand/wire.o
+$(BUILD)/cuarena-cand: $(BUILD)/obj/cand/main.o $(BUILD)/obj/cand/jail.o $(BUILD)/obj/cand/wire.o \
+                       $(BUILD)/obj/cand/view.o
 	$(NVCC) -o $@ $^ -cudart shared -ldl -Xlinker -rpath,$(CUDA_HOME)/lib64
 
 # ---- CPU tests (Criterion) -------------------------------------------------
@@ -168,6 +174,11 @@ $(BUILD)/bench: $(BENCH_SRCS) $(AGENT_OBJS) $(LIB)
 bench: $(BUILD)/cuarena $(BUILD)/bench
 	$(BUILD)/bench
 
+# bench/gen-bench.cu: the input generator's cost on the GPU (new and old)
+$(BUILD)/gen-bench: bench/gen-bench.cu harness/judge/gen.cuh harness/rng.h
+	@mkdir -p $(dir $@)
+	$(NVCC) -O3 -std=c++17 -Iinclude -Iharness -gencode=arch=compute_90a,code=sm_90a -o $@ $<
+
 # ---- fuzzing (libFuzzer, clang) ----------------------------------------------
 # Each target in tests/fuzz/fuzz-<name>.c runs FUZZ_SECONDS (default 600) from its
 # corpus tests/fuzz/corpus-<name>/; any crash or sanitizer report fails.
@@ -204,7 +215,7 @@ $(BUILD)/probe-alloc: tools/probe-alloc.cu
 	@mkdir -p $(dir $@)
 	$(NVCC) -O2 -arch=sm_90 -o $@ $<
 
-bundle: $(BUILD)/cuarena $(BUILD)/cuarena-cand $(BUILD)/gpu-test $(BUILD)/bench $(BUILD)/cudnn-find $(BUILD)/probe-alloc
+bundle: $(BUILD)/cuarena $(BUILD)/cuarena-cand $(BUILD)/gpu-test $(BUILD)/bench $(BUILD)/cudnn-find $(BUILD)/probe-alloc $(BUILD)/gen-bench
 	@# copied beside and renamed: a running cuarena maps these, and cp would rewrite them in place
 	cp -L $$(ldconfig -p | awk '/libcjson.so.1 /{print $$NF; exit}') $(BUILD)/libcjson.so.1.tmp
 	mv -f $(BUILD)/libcjson.so.1.tmp $(BUILD)/libcjson.so.1
