@@ -129,7 +129,7 @@ static int load_lines(struct shard *s, char *err, size_t errlen)
 		const struct cua_results_tears *t = &s->held->tears[f];
 		snprintf(path, sizeof(path), "%s/%s", s->dir, cua_results_file_names[f]);
 		for (int i = 0; i < t->n && i < CUA_RESULTS_TEARS; i++)
-			fprintf(stderr, "cuarena merge: warning: %s; left out\n",
+			fprintf(stderr, "cuarena merge: warning: %s\n",
 			        cua_results_tear_text(path, &t->at[i], say, sizeof(say)));
 		if (t->n > CUA_RESULTS_TEARS)
 			fprintf(stderr, "cuarena merge: warning: %s: %d more torn lines left out (%ld "

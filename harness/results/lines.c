@@ -82,8 +82,8 @@ const char *cua_results_tear_text(const char *path, const struct cua_results_tea
                                   char *buf, size_t len)
 {
 	if (t->tail)
-		snprintf(buf, len, "%s: line %d: %ld bytes of a line torn by a writer that was "
-		         "stopped while writing it", path, t->line, t->bytes);
+		snprintf(buf, len, "%s: line %d: torn last line skipped (%ld bytes: its writer was "
+		         "stopped while writing it)", path, t->line, t->bytes);
 	else
 		snprintf(buf, len, "%s: line %d: %ld bytes torn by a failed write (an older cuarena "
 		         "did not cut them back) skipped%s", path, t->line, t->bytes,
