@@ -371,7 +371,7 @@ Test(jail, a_confined_process_has_a_ceiling_on_its_host_memory)
 	pid_t pid = fork();
 	cr_assert(pid >= 0);
 	if (pid == 0) {
-		struct cua_jail_confine c = { "/dev/null", false, 0, 256ull << 20 };
+		struct cua_jail_confine c = { "/dev/null", false, 0, 256ull << 20 };   /* RLIMIT_DATA */
 		char err[256];
 		if (cua_jail_confine(&c, err, sizeof(err)) != CUA_OK)
 			_exit(2);

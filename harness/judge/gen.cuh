@@ -4,12 +4,13 @@
  *
  * A tensor is a list of segments covering it (a plain input is one; a layered
  * input one per parameter and one, constant zero, per gap between them), each
- * its own stream of rng.h. A warp takes 32 consecutive ChaCha20 blocks, one per
+ * its own stream of rng.h. A warp takes 32 consecutive ChaCha blocks, one per
  * lane, keeps their words in shared memory and writes the 32 × 16/wpe elements
  * they hold with consecutive lanes on consecutive elements: one block computed
- * per 16 elements (not one per element), and coalesced stores. ChaCha20 costs
- * about 60 integer instructions a word; splitmix64 as used before cost about as
- * much per element (three 64-bit mixes). */
+ * per 16 elements (not one per element), and coalesced stores. Eight rounds of
+ * ChaCha cost about 25 integer instructions a word; splitmix64 as used before
+ * cost about as much per element (three 64-bit mixes). bench/gen-bench.cu
+ * measures both. */
 #ifndef CUA_GEN_CUH
 #define CUA_GEN_CUH
 
@@ -41,13 +42,15 @@ __device__ __forceinline__ int gen_find(const gen_seg *tab, int nseg, int64_t bl
 	return lo;
 }
 
-/* VERIFY false: writes the tensor. VERIFY true: counts the elements whose bits
- * differ from what the key generates into *bad. tab has nseg segments sorted by
- * offset and block0; nblocks is the last one's block0 plus its blocks. */
+/* VERIFY false: writes the tensor p. VERIFY true: counts the elements of p whose
+ * bits differ from what the key generates into *bad, and writes what it
+ * generates into `copy` too when that is not NULL (the judge's private copy, made
+ * in the same pass). tab has nseg segments sorted by offset and block0; nblocks
+ * is the last one's block0 plus its blocks. */
 template <typename T, bool VERIFY>
 __global__ void __launch_bounds__(32 * GEN_WARPS)
 gen_kernel(T *p, const gen_seg *tab, int nseg, int64_t nblocks, unsigned wpe,
-           struct cua_rng_key key, unsigned long long *bad)
+           struct cua_rng_key key, unsigned long long *bad, T *copy = NULL)
 {
 	__shared__ uint32_t words[GEN_WARPS][32][CUA_RNG_BLOCK_WORDS + 1];
 	__shared__ int segof[GEN_WARPS][32];
@@ -93,6 +96,8 @@ gen_kernel(T *p, const gen_seg *tab, int nseg, int64_t nblocks, unsigned wpe,
 				for (unsigned k = 0; k < sizeof(T); k++)
 					same &= x[k] == y[k];
 				mine += !same;
+				if (copy)
+					copy[at] = v;
 			} else
 				p[at] = v;
 		}

@@ -286,7 +286,8 @@ static int driver_lib(struct dl_phdr_info *info, size_t size, void *arg)
 	return 0;
 }
 
-static long address_space_now(void)
+/* A field of /proc/self/status in bytes ("VmData:"), or -1. */
+static long status_bytes(const char *field)
 {
 	char buf[4096];
 	int fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
@@ -297,9 +298,9 @@ static long address_space_now(void)
 	if (r <= 0)
 		return -1;
 	buf[r] = '\0';
-	const char *vm = strstr(buf, "VmSize:");
+	const char *vm = strstr(buf, field);
 	long kb = -1;
-	if (vm && sscanf(vm + 7, "%ld", &kb) != 1)
+	if (vm && sscanf(vm + strlen(field), "%ld", &kb) != 1)
 		kb = -1;
 	return kb < 0 ? -1 : kb * 1024;
 }
@@ -350,10 +351,10 @@ enum cua_status cua_jail_confine(const struct cua_jail_confine *c, char *err, si
 		jail_errf(err, errlen, "jail: %s: %s", "RLIMIT_NPROC", errno);
 		return CUA_E_SYSTEM;
 	}
-	if (c->as_headroom) {
-		long now = address_space_now();
-		if (now > 0 && limit(RLIMIT_AS, now + (long)c->as_headroom) < 0) {
-			jail_errf(err, errlen, "jail: %s: %s", "RLIMIT_AS", errno);
+	if (c->data_headroom) {
+		long now = status_bytes("VmData:");
+		if (now > 0 && limit(RLIMIT_DATA, now + (long)c->data_headroom) < 0) {
+			jail_errf(err, errlen, "jail: %s: %s", "RLIMIT_DATA", errno);
 			return CUA_E_SYSTEM;
 		}
 	}

@@ -68,8 +68,12 @@ struct cua_jail_confine {
 	                         * /tmp and the object; nothing else. Needs the process's
 	                         * own mount namespace and root in it. */
 	long nproc;             /* RLIMIT_NPROC after the drop (0: leave) */
-	unsigned long long as_headroom; /* RLIMIT_AS = the address space in use + this
-	                                 * (0: leave): host memory, pinned memory included */
+	unsigned long long data_headroom; /* RLIMIT_DATA = the private writable memory in
+	                                   * use + this (0: leave): the host memory a kernel
+	                                   * may take. Not RLIMIT_AS: on the H200 device
+	                                   * memory mapped into the process counts there,
+	                                   * and a ceiling on it refused the judge's own
+	                                   * buffers (2026-12-01) */
 };
 
 /* Confines the calling process (c above), then, when it runs as root, drops to
