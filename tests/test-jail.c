@@ -382,3 +382,12 @@ Test(jail, a_confined_process_has_a_ceiling_on_its_host_memory)
 	cr_assert_eq(waitpid(pid, &st, 0), pid);
 	cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 0, "status %#x", st);
 }
+
+Test(jail, a_process_s_status_fields_are_read_in_bytes_and_numbers)
+{
+	long rss = cua_jail_status_field(0, "VmRSS:");
+	cr_expect_gt(rss, 1 << 20, "VmRSS in bytes: %ld", rss);
+	cr_expect_eq(cua_jail_status_field(getpid(), "Uid:"), (long)getuid());
+	cr_expect_eq(cua_jail_status_field(0, "NoSuchField:"), -1);
+	cr_expect_eq(cua_jail_status_field(999999999, "Uid:"), -1, "no such process");
+}

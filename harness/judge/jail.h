@@ -83,6 +83,11 @@ struct cua_jail_confine {
  * in err when any part fails: the caller must not load the kernel then. */
 enum cua_status cua_jail_confine(const struct cua_jail_confine *c, char *err, size_t errlen);
 
+/* A field of a process's /proc/PID/status (pid 0: this process), e.g. "VmRSS:"
+ * (in bytes: a "kB" field is scaled) or "Uid:" (the real uid, its first
+ * number); -1 when absent or unreadable. */
+long cua_jail_status_field(pid_t pid, const char *field);
+
 /* One line describing info, e.g. "uid 65534, pid+net namespaces". */
 void cua_jail_describe(const struct cua_jail_info *info, char *buf, size_t len);
 

@@ -36,7 +36,7 @@
  *      calibrated fixed cost. The candidate's own times are a claim, cross-checked.
  *   3. a re-check at the timed shape with a fresh seed.
  *
- * Longer than the ~900 lines of STYLE on purpose: it is one child program, read
+ * Longer than docs/CODE-STYLE.md's ~900 lines on purpose: it is one child program, read
  * top to bottom in sections (channel, kernels, buffers, cases, timing, jobs,
  * selftest), as llm.c's train_gpt2.cu is; splitting it would scatter the judge's
  * state (its one job, its persistent buffers) across files that each need all of it.
@@ -629,24 +629,12 @@ static void cand_ready(const char *during)
 /* The host memory a kernel's process may hold beyond what it held when its
  * kernel was loaded (besides RLIMIT_DATA in the process itself, which does not
  * see every kind of mapping): checked after every call. */
-#define HOST_MEM_MAX ((long)32 << 30)
+#define HOST_MEM_MAX ((long)16 << 30)
 static long g_rss_at_load;
 
 static long proc_rss(pid_t pid)
 {
-	char path[64], buf[4096];
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	ssize_t r = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (r <= 0)
-		return -1;
-	buf[r] = '\0';
-	const char *v = strstr(buf, "\nVmRSS:");
-	long kb;
-	return v && sscanf(v + 8, "%ld", &kb) == 1 ? kb * 1024 : -1;
+	return cua_jail_status_field(pid, "VmRSS:");
 }
 
 /* The answer to LOAD. A refusal is the kernel's load_error: whatever the
@@ -672,19 +660,7 @@ static void cand_loaded(void)
 /* The real uid of a process, from /proc (-1 when unknown). */
 static uid_t proc_uid(pid_t pid)
 {
-	char path[64], buf[2048];
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return (uid_t)-1;
-	ssize_t r = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (r <= 0)
-		return (uid_t)-1;
-	buf[r] = '\0';
-	const char *u = strstr(buf, "\nUid:");
-	unsigned v;
-	return u && sscanf(u + 5, "%u", &v) == 1 ? (uid_t)v : (uid_t)-1;
+	return (uid_t)cua_jail_status_field(pid, "Uid:");
 }
 
 /* After the kernel ran: its own account of errors. A claim that only hurts it. */
