@@ -1,4 +1,4 @@
-/* baselines/cublas/l1-005.cu — cuBLAS baseline for L1/005-matrix-scalar-multiplication-multiplication:
+/* baselines/cublas/l1-005.cu — cuBLAS baseline for L1/005-matrix-scalar-multiplication:
  * C[M,N] = A[M,N]·s with the task's constant s = 3.14 (task.json params.s), as one
  * out-of-place cublasSgeam, C = s·A + 0·A, alpha and beta passed from the host. Each
  * element is fl(s·a) exactly as the task defines it (adding 0·a is exact). The row-major

@@ -1,4 +1,4 @@
-/* baselines/cublas/sgemm-tf32.cu — cuBLAS baseline for L1/002-sgemm-tf32: row-major
+/* baselines/cublas/sgemm-tf32.cu — cuBLAS baseline for X/001-sgemm-tf32: row-major
  * C[M,N] = A[M,K]·B[K,N] with TF32 tensor cores (CUBLAS_TF32_TENSOR_OP_MATH).
  * cuBLAS is column-major, so it computes C^T = B^T·A^T: a row-major X[r,c] is
  * the column-major X^T[c,r] with the same leading dimension.

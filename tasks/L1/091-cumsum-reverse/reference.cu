@@ -5,7 +5,7 @@
  * (scan.cuh, Reverse); cua_oracle runs the same scan in double and writes f64.
  * Build: nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Xcompiler -fPIC -shared
  *        -cudart shared -Iinclude -Itasks/common -o reverse-cumsum.so \
- *        tasks/L1/091-reverse-cumsum/reference.cu
+ *        tasks/L1/091-cumsum-reverse/reference.cu
  * Napkin math (timed B=32768, L=32768): 1.07 GFLOP, 8.59 GB moved at the floor (2 ms at 4.3 TB/s).
  * Tolerance atol 0.001, rtol 1e-05 (task.json; the reasons are in its description and
  * tools/l1-tasks.py). */

@@ -10,7 +10,7 @@
  * cua_oracle runs the same launches in double (exp/log in double), writing f64.
  * Build: nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Xcompiler -fPIC -shared
  *        -cudart shared -Iinclude -Itasks/common -o cross-entropy.so \
- *        tasks/L1/095-cross-entropy/reference.cu
+ *        tasks/L1/095-crossentropyloss/reference.cu
  * Napkin math (timed B=32768, C=4096): 537 MFLOP, 537 MB moved at the floor (0.12 ms at 4.3 TB/s).
  * Tolerance atol 0, rtol 2e-06 (task.json; the reasons are in its description and
  * tools/l1-tasks.py). */

@@ -12,7 +12,7 @@
  * double (differences and eps in double), writing f64.
  * Build: nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Xcompiler -fPIC -shared
  *        -cudart shared -Iinclude -Itasks/common -o triplet-margin-loss.so \
- *        tasks/L1/098-triplet-margin-loss/reference.cu
+ *        tasks/L1/099-tripletmarginloss/reference.cu
  * Napkin math (timed B=32768, D=8192): 2.42 GFLOP, 3.22 GB moved at the floor (0.75 ms at 4.3 TB/s).
  * Tolerance atol 0, rtol 1e-05 (task.json; the reasons are in its description and
  * tools/l1-tasks.py). */
