@@ -1,11 +1,15 @@
-/* compile.c — nvcc → .so in a sandboxed child, with a time limit and a cache. */
+/* compile.c — nvcc → .so in a jail of its own (a view of the toolkit, the system
+ * headers, the host compiler and our headers; unprivileged, no network), bounded
+ * in time, memory, processes and output, and cached. */
 #include "compile/compile.h"
 #include "judge/sandbox.h"
 #include "judge/verdict.h"
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <string.h>
@@ -202,6 +206,10 @@ void cua_build_opts_init(struct cua_build_opts *o, const char *root,
 	o->nvcc = cua_find_nvcc();
 	o->gencode = "-gencode=arch=compute_90a,code=sm_90a";
 	o->timeout_s = 60;
+	o->jail = CUA_BUILD_JAIL_AUTO;
+	o->mem_bytes = CUA_BUILD_MEM;
+	o->nproc = CUA_BUILD_NPROC;
+	o->object_max = CUA_OBJECT_MAX;
 }
 
 void cua_build_clear(struct cua_build *b)
@@ -254,20 +262,444 @@ static bool cache_entry_intact(const char *so, const char *sum, char digest[65])
 	return ok;
 }
 
+/* ---- the jail ---------------------------------------------------------------- */
+
+#if defined(__x86_64__)
+#define TRIPLE "x86_64-linux-gnu"
+#elif defined(__aarch64__)
+#define TRIPLE "aarch64-linux-gnu"
+#else
+#define TRIPLE "unknown-linux-gnu"
+#endif
+
+/* Where our files are in the jail: fixed paths, so that a build's command line
+ * (its key, its object) is the same in any checkout. */
+#define AT_ROOT "/cuarena"
+#define AT_SRC AT_ROOT "/src"
+#define JAIL_ID 65534   /* the jail's user when the harness is root (sandbox.c) */
+
+/* The system's share of the view, each skipped where this machine has none: the
+ * headers, the host compiler's internals, the libraries its programs and the
+ * linker load (the toolkit's libraries are in the toolkit), the dynamic
+ * loader's cache and the alternatives system's links (Debian's cc, a packaged
+ * cuDNN's headers). Nothing of /etc but those two, nothing of /home, /root,
+ * /var, /run or /proc. */
+static const char *const system_view[] = {
+	"/usr/include", "/usr/local/include", "/usr/lib/gcc", "/usr/libexec/gcc",
+	"/usr/lib/" TRIPLE, "/lib/" TRIPLE, "/usr/lib64", "/lib64", "/usr/local/lib",
+	"/usr/local/lib64", "/etc/ld.so.cache", "/etc/alternatives",
+};
+/* The host compiler's programs, where the build's PATH finds them, and the
+ * shell nvcc runs each step of its pipeline with. */
+static const char *const compiler_programs[] = {
+	"gcc", "g++", "cc", "c++", "cpp", "as", "ld", "ld.bfd", "ld.gold", "sh",
+};
+static const char *const program_dirs[] = { "/usr/local/bin", "/usr/bin", "/bin" };
+
+struct view {
+	struct cua_view_entry *e;
+	char **own;     /* the entries' strings, two per entry */
+	int n, cap;
+};
+
+static void view_add(struct view *v, const char *host, const char *at, unsigned flags)
+{
+	if (v->n == v->cap) {
+		v->cap = v->cap ? 2 * v->cap : 48;
+		v->e = cua_xrealloc(v->e, (size_t)v->cap * sizeof(*v->e));
+		v->own = cua_xrealloc(v->own, 2 * (size_t)v->cap * sizeof(*v->own));
+	}
+	char *h = host ? cua_xstrdup(host) : NULL, *a = at ? cua_xstrdup(at) : NULL;
+	v->own[2 * v->n] = h;
+	v->own[2 * v->n + 1] = a;
+	v->e[v->n++] = (struct cua_view_entry){ .host = h, .at = a, .flags = flags };
+}
+
+static void view_free(struct view *v)
+{
+	for (int i = 0; i < 2 * v->n; i++)
+		free(v->own[i]);
+	free(v->own);
+	free(v->e);
+	memset(v, 0, sizeof(*v));
+}
+
+static pthread_once_t jail_once = PTHREAD_ONCE_INIT;
+static bool jail_ok;
+static char jail_why[CUA_ERR_LEN];
+
+static void probe_jail(void)
+{
+	const char *sw = getenv("CUARENA_BUILD_JAIL");
+	if (sw && !strcmp(sw, "off")) {
+		snprintf(jail_why, sizeof(jail_why), "CUARENA_BUILD_JAIL=off");
+		return;
+	}
+	jail_ok = cua_sandbox_jail_probe(jail_why, sizeof(jail_why)) == CUA_OK;
+}
+
+bool cua_build_jail_available(char *why, size_t len)
+{
+	pthread_once(&jail_once, probe_jail);
+	if (why && len)
+		snprintf(why, len, "%s", jail_ok ? "" : jail_why);
+	return jail_ok;
+}
+
+/* Said once per process, on the way a build goes on without its jail. */
+static void warn_unjailed(void)
+{
+	static atomic_flag said = ATOMIC_FLAG_INIT;
+	if (!atomic_flag_test_and_set(&said))
+		fprintf(stderr, "cuarena: warning: nvcc runs unjailed, with the whole file system "
+		        "in view (docs/SECURITY.md): %s\n", jail_why);
+}
+
+/* ---- one build's private folder ------------------------------------------------ */
+
+/* The build's folder: tmp/ (nvcc's cwd, TMPDIR and output: the only place it
+ * writes) and src/ (the copies of the source and of the headers beside it, the
+ * bytes its key was made of). Removed after the build. */
+struct work {
+	char dir[CUA_PATH_LEN];
+	char tmp[CUA_PATH_BUF];
+	char src[CUA_PATH_BUF];
+};
+
+static enum cua_status work_make(struct work *w, bool jailed, char *err, size_t errlen)
+{
+	const char *base = getenv("TMPDIR");
+	if (!base || !*base)
+		base = "/tmp";
+	w->dir[0] = '\0';
+	if (cua_pathf(w->dir, sizeof(w->dir), err, errlen, "%s/cuarena-build-XXXXXX", base) !=
+	    CUA_OK || !mkdtemp(w->dir)) {
+		if (err && !err[0])
+			cua_errf(err, errlen, "cannot make a build folder under %s: %s", base,
+			         strerror(errno));
+		w->dir[0] = '\0';
+		return CUA_E_SYSTEM;
+	}
+	snprintf(w->tmp, sizeof(w->tmp), "%s/tmp", w->dir);
+	snprintf(w->src, sizeof(w->src), "%s/src", w->dir);
+	if (mkdir(w->tmp, 0700) != 0 || mkdir(w->src, 0755) != 0) {
+		cua_errf(err, errlen, "cannot make %s/tmp and /src: %s", w->dir, strerror(errno));
+		return CUA_E_SYSTEM;
+	}
+	/* As root the jail's user is 65534: its tmp is its own, and the folder above
+	 * may be passed through (a jail in a user namespace binds it as that user). */
+	if (jailed && geteuid() == 0 &&
+	    (chown(w->tmp, JAIL_ID, JAIL_ID) != 0 || chmod(w->dir, 0711) != 0)) {
+		cua_errf(err, errlen, "cannot give %s to uid %d: %s", w->tmp, JAIL_ID, strerror(errno));
+		return CUA_E_SYSTEM;
+	}
+	return CUA_OK;
+}
+
+/* Writes a file of ours into the build's folder (no fsync: it lives for one build). */
+static enum cua_status put_file(const char *path, const char *buf, size_t len, char *err,
+                                size_t errlen)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		cua_errf(err, errlen, "%s: cannot write: %s", path, strerror(errno));
+		return CUA_E_IO;
+	}
+	while (len > 0) {
+		ssize_t w = write(fd, buf, len);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			cua_errf(err, errlen, "%s: write failed: %s", path, strerror(errno));
+			close(fd);
+			return CUA_E_IO;
+		}
+		buf += w;
+		len -= (size_t)w;
+	}
+	return close(fd) == 0 ? CUA_OK : CUA_E_IO;
+}
+
+/* The headers beside a source: regular files (a link is neither hashed nor
+ * shown: it could point anywhere), read once, hashed into the key and, in the
+ * jail, copied beside the source's copy. */
+struct headers {
+	char **name, **text;
+	size_t *len;
+	int n;
+};
+
+static void headers_read(struct headers *hs, const char *dir)
+{
+	struct dirent **names;
+	int n = scandir(dir, &names, NULL, by_name);
+	memset(hs, 0, sizeof(*hs));
+	for (int i = 0; i < n; i++) {
+		const char *fn = names[i]->d_name;
+		size_t len = strlen(fn);
+		bool hdr = (len > 2 && !strcmp(fn + len - 2, ".h")) ||
+		           (len > 4 && !strcmp(fn + len - 4, ".cuh"));
+		char path[CUA_PATH_BUF], *buf = NULL;
+		size_t blen = 0;
+		struct stat st;
+		if (hdr && cua_pathf(path, sizeof(path), NULL, 0, "%s/%s", dir, fn) == CUA_OK &&
+		    lstat(path, &st) == 0 && S_ISREG(st.st_mode) &&
+		    cua_read_file(path, 4 << 20, &buf, &blen, NULL, 0) == CUA_OK) {
+			hs->name = cua_xrealloc(hs->name, (size_t)(hs->n + 1) * sizeof(char *));
+			hs->text = cua_xrealloc(hs->text, (size_t)(hs->n + 1) * sizeof(char *));
+			hs->len = cua_xrealloc(hs->len, (size_t)(hs->n + 1) * sizeof(size_t));
+			hs->name[hs->n] = cua_xstrdup(fn);
+			hs->text[hs->n] = buf;
+			hs->len[hs->n++] = blen;
+		}
+		free(names[i]);
+	}
+	if (n > 0)
+		free(names);
+}
+
+static void headers_hash(const struct headers *hs, struct cua_sha256 *h)
+{
+	for (int i = 0; i < hs->n; i++) {
+		cua_sha256_update(h, hs->name[i], strlen(hs->name[i]) + 1);
+		cua_sha256_update(h, hs->text[i], hs->len[i]);
+	}
+}
+
+static void headers_free(struct headers *hs)
+{
+	for (int i = 0; i < hs->n; i++) {
+		free(hs->name[i]);
+		free(hs->text[i]);
+	}
+	free(hs->name);
+	free(hs->text);
+	free(hs->len);
+	memset(hs, 0, sizeof(*hs));
+}
+
+/* The source's name in the jail: its own when it is a plain one, else
+ * candidate.cu (the name shows in the log and in the object). */
+static void jail_name(const char *abs_src, char *out, size_t len)
+{
+	const char *base = strrchr(abs_src, '/');
+	base = base ? base + 1 : abs_src;
+	size_t n = strlen(base);
+	bool plain = n > 3 && n < 200 && !strcmp(base + n - 3, ".cu") &&
+	             strspn(base, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	                          "0123456789._+-") == n && base[0] != '.';
+	const char *pick = plain ? base : "candidate.cu";
+	size_t k = strlen(pick);   /* < 200 */
+	memcpy(out, pick, k + 1 <= len ? k + 1 : len);
+	out[len - 1] = '\0';
+}
+
+/* The view of one build: the toolkit (nvcc's folder's parent, at its own path),
+ * the system's share, the compiler's programs, our headers at AT_ROOT, the
+ * source (a copy in work->src, or for a baseline the repository's baselines/
+ * folder), the build's tmp and /dev/null. */
+static void jail_view(struct view *v, const char *nvcc, const char *abs_root, bool baseline,
+                      const struct work *w)
+{
+	char toolkit[CUA_PATH_LEN], p[CUA_PATH_BUF];
+	snprintf(toolkit, sizeof(toolkit), "%s", nvcc);
+	for (int up = 0; up < 2; up++) {
+		char *sl = strrchr(toolkit, '/');
+		if (sl && sl != toolkit)
+			*sl = '\0';
+	}
+	view_add(v, toolkit, NULL, 0);
+	for (size_t i = 0; i < CUA_ARRAY_LEN(system_view); i++)
+		view_add(v, system_view[i], NULL, CUA_VIEW_OPTIONAL);
+	for (size_t i = 0; i < CUA_ARRAY_LEN(compiler_programs); i++)
+		for (size_t d = 0; d < CUA_ARRAY_LEN(program_dirs); d++) {
+			snprintf(p, sizeof(p), "%s/%s", program_dirs[d], compiler_programs[i]);
+			if (access(p, X_OK) == 0)
+				view_add(v, p, NULL, 0);
+		}
+	snprintf(p, sizeof(p), "%s/include", abs_root);
+	view_add(v, p, AT_ROOT "/include", CUA_VIEW_OPTIONAL);
+	snprintf(p, sizeof(p), "%s/tasks/common", abs_root);
+	view_add(v, p, AT_ROOT "/tasks/common", CUA_VIEW_OPTIONAL);
+	if (baseline) {
+		snprintf(p, sizeof(p), "%s/baselines", abs_root);
+		view_add(v, p, AT_ROOT "/baselines", 0);
+	} else {
+		view_add(v, w->src, AT_SRC, 0);
+	}
+	view_add(v, w->tmp, "/tmp", CUA_VIEW_RW);
+	view_add(v, "/dev/null", NULL, 0);
+}
+
+/* ---- the object, into the cache ------------------------------------------------ */
+
+/* Copies the object nvcc wrote (a file of the compiler's user: read, never
+ * moved) to `to`, a new file of the harness's, with its digest. *size is its
+ * size; *over says it is larger than max (then nothing is copied). The object
+ * missing or not a plain file is CUA_E_NOT_FOUND. */
+static enum cua_status copy_object(const char *from, const char *to, size_t max, char digest[65],
+                                   size_t *size, bool *over, char *err, size_t errlen)
+{
+	enum cua_status result = CUA_E_IO;
+	struct stat st;
+	char *buf = NULL;
+	int out = -1;
+	int in = open(from, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+
+	*size = 0;
+	*over = false;
+	if (in < 0 || fstat(in, &st) != 0 || !S_ISREG(st.st_mode)) {
+		result = CUA_E_NOT_FOUND;
+		goto out;
+	}
+	*size = (size_t)st.st_size;
+	if ((size_t)st.st_size > max) {
+		*over = true;
+		result = CUA_OK;
+		goto out;
+	}
+	out = open(to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (out < 0) {
+		cua_errf(err, errlen, "%s: cannot write: %s", to, strerror(errno));
+		goto out;
+	}
+	struct cua_sha256 *h = cua_sha256_new();
+	enum { CHUNK = 1 << 20 };
+	buf = cua_xmalloc(CHUNK);
+	size_t total = 0;
+	for (;;) {
+		ssize_t n = read(in, buf, CHUNK);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			cua_errf(err, errlen, "%s: read error: %s", from, strerror(errno));
+			break;
+		}
+		if (n == 0) {
+			result = CUA_OK;
+			break;
+		}
+		total += (size_t)n;
+		if (total > max) {   /* grew since it was measured: something still writes it */
+			*over = true;
+			result = CUA_OK;
+			break;
+		}
+		cua_sha256_update(h, buf, (size_t)n);
+		for (ssize_t done = 0; done < n;) {
+			ssize_t w = write(out, buf + done, (size_t)(n - done));
+			if (w < 0 && errno == EINTR)
+				continue;
+			if (w <= 0) {
+				cua_errf(err, errlen, "%s: write failed: %s", to, strerror(errno));
+				n = -1;
+				break;
+			}
+			done += w;
+		}
+		if (n < 0)
+			break;
+	}
+	cua_sha256_final(h, digest);
+	*size = total > *size ? total : *size;
+	if (close(out) != 0 && result == CUA_OK) {
+		cua_errf(err, errlen, "%s: cannot finish writing: %s", to, strerror(errno));
+		result = CUA_E_IO;
+	}
+	out = -1;
+	if (result != CUA_OK || *over)
+		unlink(to);
+out:
+	if (out >= 0) {
+		close(out);
+		unlink(to);
+	}
+	if (in >= 0)
+		close(in);
+	free(buf);
+	return result;
+}
+
+/* ---- bounds ---------------------------------------------------------------------- */
+
+static void size_text(double bytes, char *buf, size_t len)
+{
+	if (bytes >= (1 << 30))
+		snprintf(buf, len, "%.3g GiB", bytes / (1 << 30));
+	else if (bytes >= (1 << 20))
+		snprintf(buf, len, "%.3g MiB", bytes / (1 << 20));
+	else
+		snprintf(buf, len, "%.3g KiB", bytes / 1024);
+}
+
+static bool log_says(const char *log, const char *const *words, size_t n)
+{
+	for (size_t i = 0; log && i < n; i++)
+		if (strstr(log, words[i]))
+			return true;
+	return false;
+}
+
+/* The bound a failed build met, in b->bound (with b->timed_out for time), from
+ * how nvcc ended and what the compiler's programs said as they died: each
+ * names its own failure to allocate, fork or write, or the signal that ended
+ * it (SIGXCPU 24, SIGXFSZ 25). A build that failed for no bound leaves it "". */
+static void find_bound(const struct cua_child_result *r, const char *log, long mem, long cpu,
+                       long nproc, size_t object_max, struct cua_build *b)
+{
+	static const char *const no_memory[] = {
+		"out of memory", "memory exhausted", "bad_alloc", "Cannot allocate memory",
+		"Memory allocation failure", "Could not allocate", "Insufficient memory",
+	};
+	static const char *const no_cpu[] = { "CPU time limit", "signal 24", "Signal 24" };
+	static const char *const no_file[] = { "File size limit", "signal 25", "Signal 25",
+	                                       "File too large" };
+	static const char *const no_fork[] = { "Resource temporarily unavailable",
+	                                       "cannot fork", "Cannot fork", "vfork" };
+	char lim[32];
+	bool sig = r->how == CUA_CHILD_SIGNALED;
+
+	b->bound[0] = '\0';
+	if ((sig && (r->sig == SIGXCPU || (r->sig == SIGKILL && cpu > 0 && r->cpu_s >= cpu))) ||
+	    log_says(log, no_cpu, CUA_ARRAY_LEN(no_cpu))) {
+		b->timed_out = true;
+		snprintf(b->bound, sizeof(b->bound),
+		         "the build used up its CPU time: %ld s for each compiler process", cpu);
+	} else if ((sig && r->sig == SIGXFSZ) || log_says(log, no_file, CUA_ARRAY_LEN(no_file))) {
+		size_text((double)object_max, lim, sizeof(lim));
+		snprintf(b->bound, sizeof(b->bound),
+		         "the build wrote a file over the object-size limit of %s", lim);
+	} else if (mem > 0 && log_says(log, no_memory, CUA_ARRAY_LEN(no_memory))) {
+		size_text((double)mem, lim, sizeof(lim));
+		snprintf(b->bound, sizeof(b->bound),
+		         "the build ran out of memory: each compiler process may use %s of "
+		         "address space", lim);
+	} else if (nproc > 0 && log_says(log, no_fork, CUA_ARRAY_LEN(no_fork))) {
+		snprintf(b->bound, sizeof(b->bound),
+		         "the build could not start a process: it may have %ld at once", nproc);
+	}
+}
+
+/* ---- the build ------------------------------------------------------------------- */
+
 enum cua_status cua_build_so(const char *src_path, const struct cua_build_opts *o,
                              struct cua_build *b, char *err, size_t errlen)
 {
 	enum cua_status result;
 	char *src = NULL;
 	size_t src_len = 0;
-	char inc1[CUA_PATH_BUF], inc2[CUA_PATH_BUF], rpath[CUA_PATH_BUF], tmp_so[CUA_PATH_BUF], log_path[CUA_PATH_BUF];
-	char fail_path[CUA_PATH_BUF];
-	char pv[CUA_PATH_BUF];
-	const char *env[4];
+	char inc1[CUA_PATH_BUF], inc2[CUA_PATH_BUF], rpath[CUA_PATH_BUF], tmp_so[CUA_PATH_BUF];
+	char log_path[CUA_PATH_BUF], fail_path[CUA_PATH_BUF], sum_path[CUA_PATH_BUF];
+	char src_arg[CUA_PATH_BUF], out_arg[CUA_PATH_BUF], out_host[CUA_PATH_BUF];
+	char pv[CUA_PATH_BUF], home[CUA_PATH_BUF], tmpdir[CUA_PATH_BUF];
+	const char *env[6];
 	const char *argv[40];
 	int argc = 0;
 	struct cua_child_result r;
 	bool have_r = false;
+	struct headers hs = { 0 };
+	struct view view = { 0 };
+	struct work w = { .dir = "" };
 
 	memset(b, 0, sizeof(*b));
 	if (!o->nvcc) {
@@ -279,7 +711,7 @@ enum cua_status cua_build_so(const char *src_path, const struct cua_build_opts *
 		cua_errf(err, errlen, "%s --version does not run", o->nvcc);
 		return CUA_E_NOT_FOUND;
 	}
-	/* nvcc runs in a private temp dir: every path it sees must be absolute. */
+	/* nvcc runs in a private folder: every path it sees must be absolute. */
 	char abs_src[CUA_PATH_LEN], abs_root[CUA_PATH_LEN], abs_cache[CUA_PATH_LEN];
 	if (!realpath(src_path, abs_src)) {
 		cua_errf(err, errlen, "%s: cannot open: %s", src_path, strerror(errno));
@@ -288,6 +720,16 @@ enum cua_status cua_build_so(const char *src_path, const struct cua_build_opts *
 	if (!realpath(o->root, abs_root)) {
 		cua_errf(err, errlen, "%s: %s", o->root, strerror(errno));
 		return CUA_E_NOT_FOUND;
+	}
+	bool jailed = o->jail != CUA_BUILD_JAIL_OFF;
+	if (jailed && !cua_build_jail_available(NULL, 0)) {
+		if (o->jail == CUA_BUILD_JAIL_REQUIRE) {
+			cua_errf(err, errlen, "nvcc cannot be jailed here, and this build requires it: "
+			         "%s", jail_why);
+			return CUA_E_SYSTEM;
+		}
+		jailed = false;
+		warn_unjailed();
 	}
 	src_path = abs_src;
 	result = cua_read_file(src_path, CUA_MAX_SOURCE, &src, &src_len, err, errlen);
@@ -309,17 +751,26 @@ enum cua_status cua_build_so(const char *src_path, const struct cua_build_opts *
 		goto out;
 	}
 	memcpy(abs_cache, cache_real, strlen(cache_real) + 1);
+	char bdir[CUA_PATH_BUF];
+	snprintf(bdir, sizeof(bdir), "%s/baselines/", abs_root);
+	bool baseline = !strncmp(abs_src, bdir, strlen(bdir));
 
-	snprintf(inc1, sizeof(inc1), "-I%s/include", abs_root);
-	snprintf(inc2, sizeof(inc2), "-I%s/tasks/common", abs_root);
+	/* The jail's paths are fixed; unjailed, the repository's own. */
+	if (jailed) {
+		snprintf(inc1, sizeof(inc1), "-I" AT_ROOT "/include");
+		snprintf(inc2, sizeof(inc2), "-I" AT_ROOT "/tasks/common");
+	} else {
+		snprintf(inc1, sizeof(inc1), "-I%s/include", abs_root);
+		snprintf(inc2, sizeof(inc2), "-I%s/tasks/common", abs_root);
+	}
 	{
 		/* Libraries resolve from the toolkit that built the object. */
-		char home[CUA_PATH_LEN];
-		snprintf(home, sizeof(home), "%s", o->nvcc);
-		char *sl = strrchr(home, '/');
+		char dir[CUA_PATH_LEN];
+		snprintf(dir, sizeof(dir), "%s", o->nvcc);
+		char *sl = strrchr(dir, '/');
 		if (sl)
 			*sl = '\0';
-		snprintf(rpath, sizeof(rpath), "-Xlinker=-rpath,%s/../lib64", home);
+		snprintf(rpath, sizeof(rpath), "-Xlinker=-rpath,%s/../lib64", dir);
 	}
 	argv[argc++] = o->nvcc;
 	argv[argc++] = "-O3";
@@ -367,19 +818,18 @@ enum cua_status cua_build_so(const char *src_path, const struct cua_build_opts *
 		char *sl = strrchr(dir, '/');
 		if (sl) {
 			*sl = '\0';
-			hash_headers(h, dir);
+			headers_read(&hs, dir);
+			headers_hash(&hs, h);
 		}
 		/* A baseline may include a sibling library's headers (a cuBLAS-only
 		 * Level 3 baseline includes ../cudnn/net-lib.cuh): every baselines/
 		 * folder's headers are part of its key. */
-		snprintf(dir, sizeof(dir), "%s/baselines/", abs_root);
-		if (!strncmp(abs_src, dir, strlen(dir)))
+		if (baseline)
 			hash_baseline_headers(h, abs_root);
 		cua_sha256_final(h, b->key);
 	}
 	snprintf(b->so_path, sizeof(b->so_path), "%s/%s.so", abs_cache, b->key);
 	snprintf(log_path, sizeof(log_path), "%s/%s.log", abs_cache, b->key);
-	char sum_path[CUA_PATH_BUF];
 	snprintf(sum_path, sizeof(sum_path), "%s/%s.so.sha256", abs_cache, b->key);
 	if (file_exists(b->so_path) &&
 	    !cache_entry_intact(b->so_path, sum_path, b->so_sha256)) {
@@ -401,7 +851,8 @@ enum cua_status cua_build_so(const char *src_path, const struct cua_build_opts *
 		goto out;
 	}
 	/* A source that failed to compile fails again: its log is cached too (not a
-	 * timeout, which depends on the machine's load). */
+	 * timeout, which depends on the machine's load, nor a bound, which depends
+	 * on the options). */
 	snprintf(fail_path, sizeof(fail_path), "%s/%s.fail", abs_cache, b->key);
 	if (file_exists(fail_path)) {
 		b->cached = true;
@@ -411,23 +862,72 @@ enum cua_status cua_build_so(const char *src_path, const struct cua_build_opts *
 		result = CUA_OK;
 		goto out;
 	}
-	/* Unique per build: two threads may build the same key at once (a task's
-	 * reference submitted as a candidate), and the first rename must not steal
-	 * the second's file. */
-	static atomic_uint serial;
-	snprintf(tmp_so, sizeof(tmp_so), "%s/%s.so.tmp.%ld.%u", abs_cache, b->key,
-	         (long)getpid(), atomic_fetch_add(&serial, 1));
+
+	result = work_make(&w, jailed, err, errlen);
+	if (result != CUA_OK)
+		goto out;
+	char name[256];
+	jail_name(abs_src, name, sizeof(name));
+	if (jailed) {
+		/* what the jail compiles is the bytes hashed */
+		char p[CUA_PATH_BUF];
+		for (int i = 0; i < hs.n && result == CUA_OK && !baseline; i++) {
+			result = cua_pathf(p, sizeof(p), err, errlen, "%s/%s", w.src, hs.name[i]);
+			if (result == CUA_OK)
+				result = put_file(p, hs.text[i], hs.len[i], err, errlen);
+		}
+		if (result == CUA_OK && !baseline)
+			result = cua_pathf(p, sizeof(p), err, errlen, "%s/%s", w.src, name);
+		if (result == CUA_OK && !baseline)
+			result = put_file(p, src, src_len, err, errlen);
+		if (result != CUA_OK)
+			goto out;
+		if (baseline)
+			snprintf(src_arg, sizeof(src_arg), AT_ROOT "/baselines/%s", abs_src + strlen(bdir));
+		else
+			snprintf(src_arg, sizeof(src_arg), AT_SRC "/%s", name);
+		snprintf(tmpdir, sizeof(tmpdir), "/tmp");
+		jail_view(&view, o->nvcc, abs_root, baseline, &w);
+	} else {
+		snprintf(src_arg, sizeof(src_arg), "%s", abs_src);
+		snprintf(tmpdir, sizeof(tmpdir), "%s", w.tmp);
+	}
+	if (cua_pathf(out_arg, sizeof(out_arg), err, errlen, "%s/out.so", tmpdir) != CUA_OK ||
+	    cua_pathf(out_host, sizeof(out_host), err, errlen, "%s/out.so", w.tmp) != CUA_OK) {
+		result = CUA_E_INVALID;
+		goto out;
+	}
 	argv[argc++] = "-o";
-	argv[argc++] = tmp_so;
-	argv[argc++] = src_path;
+	argv[argc++] = out_arg;
+	argv[argc++] = src_arg;
 	argv[argc] = NULL;
 
+	size_t object_max = o->object_max ? o->object_max : CUA_OBJECT_MAX;
+	long cpu = o->cpu_s > 0 ? o->cpu_s : (long)ceil(o->timeout_s > 1 ? o->timeout_s : 1);
 	struct cua_sandbox_opts so;
 	cua_sandbox_opts_init(&so);
 	so.timeout_s = o->timeout_s;
-	so.fsize_bytes = 1L << 30;     /* a compile bomb may not fill the disk */
+	so.private_tmp = false;
+	so.cwd = jailed ? "/tmp" : w.tmp;
+	/* the build's files: the object may be one byte over its limit, which is
+	 * then said plainly; a larger file kills its writer (SIGXFSZ) */
+	so.fsize_bytes = (long)object_max + 1;
+	so.as_bytes = o->mem_bytes;
+	so.cpu_s = cpu;
+	so.nproc = o->nproc;
 	so.capture_max = 256 * 1024;
+	so.view = jailed ? view.e : NULL;
+	so.n_view = jailed ? view.n : 0;
 	build_env(o->nvcc, pv, sizeof(pv), env);
+	char tmpvar[CUA_PATH_BUF];
+	if (cua_pathf(home, sizeof(home), err, errlen, "HOME=%s", tmpdir) != CUA_OK ||
+	    cua_pathf(tmpvar, sizeof(tmpvar), err, errlen, "TMPDIR=%s", tmpdir) != CUA_OK) {
+		result = CUA_E_INVALID;
+		goto out;
+	}
+	env[2] = home;
+	env[3] = tmpvar;
+	env[4] = NULL;
 	so.env = env;
 	so.stop = o->stop;
 	double t0 = cua_now();
@@ -435,8 +935,8 @@ enum cua_status cua_build_so(const char *src_path, const struct cua_build_opts *
 	if (result != CUA_OK)
 		goto out;
 	have_r = true;
+	b->jailed = r.jailed;
 	if (r.how == CUA_CHILD_STOPPED) {   /* nothing learnt about the source */
-		unlink(tmp_so);
 		cua_errf(err, errlen, "%s: build stopped on request", src_path);
 		result = CUA_E_INTERRUPTED;
 		goto out;
@@ -454,25 +954,41 @@ enum cua_status cua_build_so(const char *src_path, const struct cua_build_opts *
 	}
 	if (r.how == CUA_CHILD_TIMEOUT) {
 		b->timed_out = true;
-		unlink(tmp_so);
+		snprintf(b->bound, sizeof(b->bound), "nvcc did not finish within its time limit "
+		         "of %.3g s", o->timeout_s);
 		goto out;
 	}
-	if (r.how != CUA_CHILD_NORMAL || r.code != 0 || !file_exists(tmp_so)) {
-		unlink(tmp_so);
-		if (r.how == CUA_CHILD_NORMAL && r.code != 0)
+	if (r.how != CUA_CHILD_NORMAL || r.code != 0) {
+		find_bound(&r, b->log, o->mem_bytes, cpu, o->nproc, object_max, b);
+		if (r.how == CUA_CHILD_NORMAL && !b->bound[0])
 			cua_write_file(fail_path, b->log ? b->log : "", b->log ? strlen(b->log) : 0,
 			               NULL, 0);
 		goto out;
 	}
-	/* Store it under its key unless another build of the same key (the same
+	/* Copy it in under its key unless another build of the same key (the same
 	 * source built at once by two threads or processes) got there first: nvcc's
 	 * output is not byte-for-byte reproducible, so the stored object and its
 	 * digest must come from one build. link() fails when the entry exists;
 	 * then that build's object (and digest) is ours too. */
-	if (file_digest(tmp_so, b->so_sha256) != CUA_OK) {
-		cua_errf(err, errlen, "%s: cannot read the build", tmp_so);
-		unlink(tmp_so);
-		result = CUA_E_IO;
+	static atomic_uint serial;
+	snprintf(tmp_so, sizeof(tmp_so), "%s/%s.so.tmp.%ld.%u", abs_cache, b->key,
+	         (long)getpid(), atomic_fetch_add(&serial, 1));
+	size_t size = 0;
+	bool over = false;
+	result = copy_object(out_host, tmp_so, object_max, b->so_sha256, &size, &over, err, errlen);
+	if (result == CUA_E_NOT_FOUND) {   /* nvcc said yes and wrote nothing */
+		result = CUA_OK;
+		goto out;
+	}
+	if (result != CUA_OK)
+		goto out;
+	if (over) {
+		char lim[32], got[32];
+		size_text((double)object_max, lim, sizeof(lim));
+		size_text((double)size, got, sizeof(got));
+		snprintf(b->bound, sizeof(b->bound),
+		         "the object is %s, over the object-size limit of %s", got, lim);
+		b->so_sha256[0] = '\0';
 		goto out;
 	}
 	if (link(tmp_so, b->so_path) != 0) {
@@ -505,6 +1021,12 @@ enum cua_status cua_build_so(const char *src_path, const struct cua_build_opts *
 out:
 	if (have_r)
 		cua_child_result_clear(&r);
+	if (w.dir[0])
+		cua_rmtree(w.dir);
+	if (!b->ok)
+		b->so_sha256[0] = '\0';
+	headers_free(&hs);
+	view_free(&view);
 	free(src);
 	return result;
 }
