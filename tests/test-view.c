@@ -392,7 +392,7 @@ Test(view, a_device_node_works_and_descriptors_stay)
 Test(view, a_jailed_child_sees_its_view_alone_and_writes_as_nobody)
 {
 	char why[CUA_ERR_LEN];
-	if (cua_sandbox_jail_probe(why, sizeof(why)) != CUA_OK)
+	if (cua_sandbox_jail_probe(NULL, why, sizeof(why)) != CUA_OK)
 		cr_skip_test("the kernel refuses the jail here: %s", why);
 	host_files();
 	if (geteuid() == 0)
@@ -435,7 +435,7 @@ Test(view, a_jailed_child_sees_its_view_alone_and_writes_as_nobody)
 Test(view, a_jail_that_cannot_be_made_is_a_start_up_error_naming_the_step)
 {
 	char why[CUA_ERR_LEN];
-	if (cua_sandbox_jail_probe(why, sizeof(why)) != CUA_OK)
+	if (cua_sandbox_jail_probe(NULL, why, sizeof(why)) != CUA_OK)
 		cr_skip_test("the kernel refuses the jail here: %s", why);
 	struct cua_view_entry e[] = { { "/no/such/toolkit", NULL, 0 } };
 	struct cua_sandbox_opts o;

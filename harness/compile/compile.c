@@ -324,8 +324,10 @@ static void view_free(struct view *v)
 	memset(v, 0, sizeof(*v));
 }
 
+static void size_text(double bytes, char *buf, size_t len);
+
 static pthread_once_t jail_once = PTHREAD_ONCE_INIT;
-static bool jail_ok;
+static bool jail_ok, jail_user_ns;
 static char jail_why[CUA_ERR_LEN];
 
 static void probe_jail(void)
@@ -335,7 +337,7 @@ static void probe_jail(void)
 		snprintf(jail_why, sizeof(jail_why), "CUARENA_BUILD_JAIL=off");
 		return;
 	}
-	jail_ok = cua_sandbox_jail_probe(jail_why, sizeof(jail_why)) == CUA_OK;
+	jail_ok = cua_sandbox_jail_probe(&jail_user_ns, jail_why, sizeof(jail_why)) == CUA_OK;
 }
 
 bool cua_build_jail_available(char *why, size_t len)
@@ -344,6 +346,23 @@ bool cua_build_jail_available(char *why, size_t len)
 	if (why && len)
 		snprintf(why, len, "%s", jail_ok ? "" : jail_why);
 	return jail_ok;
+}
+
+void cua_build_jail_describe(char *buf, size_t len)
+{
+	if (!cua_build_jail_available(NULL, 0)) {
+		snprintf(buf, len, "none: %s", jail_why);
+		return;
+	}
+	char mem[32], obj[32];
+	size_text((double)CUA_BUILD_MEM, mem, sizeof(mem));
+	size_text((double)CUA_OBJECT_MAX, obj, sizeof(obj));
+	snprintf(buf, len, "%s, own mount/net/IPC/UTS namespaces, a view of the toolkit, "
+	         "the system headers and the compiler; %s per process, %d processes, %s files",
+	         jail_user_ns ? (geteuid() == 0 ? "uid 65534 in a user namespace"
+	                                        : "a user namespace")
+	                      : "uid 65534",
+	         mem, CUA_BUILD_NPROC, obj);
 }
 
 /* Said once per process, on the way a build goes on without its jail. */

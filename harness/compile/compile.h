@@ -88,6 +88,10 @@ void cua_build_clear(struct cua_build *b);
  * $CUARENA_BUILD_JAIL is "off", the switch for tests of the unjailed path). */
 bool cua_build_jail_available(char *why, size_t len);
 
+/* One line saying what the jail of a build is here (its user, namespaces, view
+ * and bounds), or "none: WHY". For `cuarena doctor`. */
+void cua_build_jail_describe(char *buf, size_t len);
+
 /* nvcc's "release X.Y, VX.Y.Z" line, or NULL if nvcc does not run. Cached. */
 const char *cua_nvcc_version(const char *nvcc);
 

@@ -252,9 +252,11 @@ static void write_turn(struct run *r, const struct cua_task *t, const struct cua
 	cJSON_AddNumberToObject(tl, "turn", step->turn);
 	cJSON_AddStringToObject(tl, "prompt_sha256", prompt_sha);
 	cJSON_AddStringToObject(tl, "observation", observation);
-	cJSON_AddStringToObject(tl, "reply", act->reply ? act->reply : "");
+	/* the agent's words and code as valid UTF-8 (the source's own bytes are on
+	 * disk, and code_sha256 is theirs) */
+	cua_json_add_text(tl, "reply", act->reply ? act->reply : "");
 	if (act->code)
-		cJSON_AddStringToObject(tl, "code", act->code);
+		cua_json_add_text(tl, "code", act->code);
 	else
 		cJSON_AddNullToObject(tl, "code");
 	cJSON_AddStringToObject(tl, "verdict", cua_verdict_name(step->eval.verdict));

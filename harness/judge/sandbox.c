@@ -608,7 +608,7 @@ static void set_how(struct cua_child_result *res, bool timed_out, bool stopped, 
 	}
 }
 
-enum cua_status cua_sandbox_jail_probe(char *err, size_t errlen)
+enum cua_status cua_sandbox_jail_probe(bool *user_ns, char *err, size_t errlen)
 {
 	static const struct cua_view_entry one[] = { { "/dev/null", NULL, 0 } };
 	struct cua_sandbox_opts o;
@@ -656,6 +656,8 @@ enum cua_status cua_sandbox_jail_probe(char *err, size_t errlen)
 		cua_errf(err, errlen, "sandbox: the jail's probe ended before it said how it went");
 		r = CUA_E_SYSTEM;
 	}
+	if (user_ns)
+		*user_ns = iso & ISO_USERNS;
 	return r == CUA_OK ? CUA_OK : CUA_E_SYSTEM;
 }
 

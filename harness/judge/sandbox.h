@@ -97,9 +97,9 @@ enum cua_status cua_sandbox_run(const char *const *argv,
 void cua_child_result_clear(struct cua_child_result *res);  /* frees buffers; NULL ok */
 
 /* Makes the jail of cua_sandbox_opts.view once, in a child that then ends:
- * CUA_OK when this kernel allows it, else CUA_E_SYSTEM with the step it refused
- * in err. */
-enum cua_status cua_sandbox_jail_probe(char *err, size_t errlen);
+ * CUA_OK when this kernel allows it (*user_ns, when not NULL: through a user
+ * namespace), else CUA_E_SYSTEM with the step it refused in err. */
+enum cua_status cua_sandbox_jail_probe(bool *user_ns, char *err, size_t errlen);
 
 /* A child that stays: started once, then given one request after another on
  * its stdin (a pipe), each answered on its channel. The same setup as
