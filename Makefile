@@ -174,6 +174,11 @@ $(BUILD)/bench: $(BENCH_SRCS) $(AGENT_OBJS) $(LIB)
 bench: $(BUILD)/cuarena $(BUILD)/bench
 	$(BUILD)/bench
 
+# bench/gen-bench.cu: the input generator's cost on the GPU (new and old)
+$(BUILD)/gen-bench: bench/gen-bench.cu harness/judge/gen.cuh harness/rng.h
+	@mkdir -p $(dir $@)
+	$(NVCC) -O3 -std=c++17 -Iinclude -Iharness -gencode=arch=compute_90a,code=sm_90a -o $@ $<
+
 # ---- fuzzing (libFuzzer, clang) ----------------------------------------------
 # Each target in tests/fuzz/fuzz-<name>.c runs FUZZ_SECONDS (default 600) from its
 # corpus tests/fuzz/corpus-<name>/; any crash or sanitizer report fails.
@@ -210,7 +215,7 @@ $(BUILD)/probe-alloc: tools/probe-alloc.cu
 	@mkdir -p $(dir $@)
 	$(NVCC) -O2 -arch=sm_90 -o $@ $<
 
-bundle: $(BUILD)/cuarena $(BUILD)/cuarena-cand $(BUILD)/gpu-test $(BUILD)/bench $(BUILD)/cudnn-find $(BUILD)/probe-alloc
+bundle: $(BUILD)/cuarena $(BUILD)/cuarena-cand $(BUILD)/gpu-test $(BUILD)/bench $(BUILD)/cudnn-find $(BUILD)/probe-alloc $(BUILD)/gen-bench
 	@# copied beside and renamed: a running cuarena maps these, and cp would rewrite them in place
 	cp -L $$(ldconfig -p | awk '/libcjson.so.1 /{print $$NF; exit}') $(BUILD)/libcjson.so.1.tmp
 	mv -f $(BUILD)/libcjson.so.1.tmp $(BUILD)/libcjson.so.1

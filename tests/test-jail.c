@@ -2,6 +2,9 @@
  * sees and inherits, and which system calls its filter refuses. The namespace
  * tests need root (CI and the GPU machine run as root) and skip otherwise. */
 #include <criterion/criterion.h>
+#include <dlfcn.h>
+#include <sched.h>
+#include <stdlib.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -12,6 +15,7 @@
 #include <sys/ptrace.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -129,7 +133,29 @@ static void *thread_fn(void *a)
 
 enum act { NOTHING, THREAD, FORK, RAW_FORK, EXEC, SOCKET, OPEN_WRITE, OPEN_READ, PTRACE,
            KILL_OTHER, MMAP_EXEC, VM_READ, CLONE3, OPEN_DIR, OPEN_TMPFILE, OPEN_RDWR,
-           OPEN_RDWR_TRUNC, OPEN_APPEND };
+           OPEN_RDWR_TRUNC, OPEN_APPEND, HANDLED_FORK, HANDLED_SOCKET };
+
+static void ignore_sigsys(int sig, siginfo_t *si, void *uc)
+{
+	(void)sig;
+	(void)si;
+	(void)uc;   /* returns: the refused call would "fail quietly" */
+}
+
+/* What a kernel tried in held-out wave 2: its own SIGSYS handler, installed
+ * after the filter, so that refused calls return instead of ending it. */
+static void install_own_sigsys_handler(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = ignore_sigsys;
+	sa.sa_flags = SA_SIGINFO;
+	sigaction(SIGSYS, &sa, NULL);
+	sigset_t sys;
+	sigemptyset(&sys);
+	sigaddset(&sys, SIGSYS);
+	sigprocmask(SIG_UNBLOCK, &sys, NULL);
+}
 
 /* Forks, installs the filter in the child, does `a`; returns the wait status. */
 static int filtered(enum act a)
@@ -153,6 +179,14 @@ static int filtered(enum act a)
 			break;
 		case FORK: fork(); break;
 		case RAW_FORK: syscall(SYS_clone, SIGCHLD, 0, 0, 0, 0); break;
+		case HANDLED_FORK:
+			install_own_sigsys_handler();
+			syscall(SYS_clone, SIGCHLD, 0, 0, 0, 0);
+			break;
+		case HANDLED_SOCKET:
+			install_own_sigsys_handler();
+			socket(AF_INET, SOCK_STREAM, 0);
+			break;
 		case EXEC: execl("/bin/true", "true", (char *)NULL); break;
 		case SOCKET: socket(AF_INET, SOCK_STREAM, 0); break;
 		case OPEN_WRITE: open("/tmp/cuarena-jail-w", O_WRONLY | O_CREAT, 0600); break;
@@ -228,6 +262,8 @@ Test(jail, the_filter_ends_a_process_that_forks_execs_or_reaches_out)
 		{ PTRACE, "ptrace" }, { KILL_OTHER, "kill" }, { VM_READ, "process_vm_readv" },
 		{ OPEN_TMPFILE, "an unnamed file for writing" },
 		{ OPEN_RDWR_TRUNC, "truncating" }, { OPEN_APPEND, "appending" },
+		{ HANDLED_FORK, "a fork under the process's own SIGSYS handler" },
+		{ HANDLED_SOCKET, "a socket under the process's own SIGSYS handler" },
 	};
 	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
 		int st = filtered(refused[i].a);
@@ -243,4 +279,106 @@ Test(jail, the_filter_names_the_calls_it_knows)
 	const void *prog;
 	cr_expect_gt(cua_jail_filter_program(&prog), 100);
 	cr_expect_lt(cua_jail_filter_program(&prog), 4096);
+}
+
+/* ---- confining oneself (the kernel's process at LOAD) ----------------------------- */
+
+/* In a forked child of its own mount namespace, as root: confine to a view with
+ * `object`, then report what can be reached, as exit-code bits. */
+enum { C_UID = 1, C_OBJECT = 2, C_NO_PASSWD = 4, C_NO_TOOLKIT = 8, C_TMP = 16,
+       C_DEVNULL = 32, C_NO_CUBLAS = 64, C_OOM = 128 };
+
+static int confined_child(const char *object, int *rc_confine)
+{
+	fflush(NULL);
+	int pfd[2];
+	cr_assert_eq(pipe(pfd), 0);
+	pid_t pid = fork();
+	cr_assert(pid >= 0);
+	if (pid == 0) {
+		close(pfd[0]);
+		int bits = 0, rc = -1;
+		if (unshare(CLONE_NEWNS) == 0) {
+			struct cua_jail_confine c = { object, true, 256, 1ull << 30 };
+			char err[256];
+			rc = cua_jail_confine(&c, err, sizeof(err)) == CUA_OK ? 0 : 1;
+			if (rc)
+				(void)!write(2, err, strlen(err));
+		}
+		(void)!write(pfd[1], &rc, sizeof(rc));
+		if (rc == 0) {
+			bits |= getuid() == CUA_JAIL_UID && geteuid() == CUA_JAIL_UID ? C_UID : 0;
+			bits |= access(CUA_JAIL_OBJECT, R_OK) == 0 ? C_OBJECT : 0;
+			bits |= access("/etc/passwd", F_OK) != 0 ? C_NO_PASSWD : 0;
+			bits |= access("/usr/local/cuda", F_OK) != 0 ? C_NO_TOOLKIT : 0;
+			int t = open("/tmp/x", O_WRONLY | O_CREAT, 0600);
+			bits |= t >= 0 ? C_TMP : 0;
+			bits |= access("/dev/null", W_OK) == 0 ? C_DEVNULL : 0;
+			/* the road of held-out wave 2: dlopen found in libc, libcublas from the
+			 * toolkit's folder */
+			bits |= dlopen("/usr/local/cuda/lib64/libcublas.so.13", RTLD_NOW) == NULL &&
+			                dlopen("libcublas.so.13", RTLD_NOW) == NULL
+			            ? C_NO_CUBLAS : 0;
+			char buf[16] = "";
+			int o = open("/proc/self/oom_score_adj", O_RDONLY);
+			if (o >= 0 && read(o, buf, sizeof(buf) - 1) > 0 && atoi(buf) == 1000)
+				bits |= C_OOM;
+		}
+		_exit(bits);
+	}
+	close(pfd[1]);
+	*rc_confine = -2;
+	(void)!read(pfd[0], rc_confine, sizeof(*rc_confine));
+	close(pfd[0]);
+	int st;
+	cr_assert_eq(waitpid(pid, &st, 0), pid);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+Test(jail, a_confined_process_sees_its_object_the_device_nodes_and_a_tmp_alone)
+{
+	if (geteuid() != 0)
+		cr_skip_test("needs root (the judge confines the kernel's process as root)");
+	char obj[] = "/tmp/cuarena-obj-XXXXXX";
+	int fd = mkstemp(obj);
+	cr_assert(fd >= 0);
+	(void)!write(fd, "\x7f" "ELF", 4);
+	close(fd);
+	chmod(obj, 0444);   /* as the judge stages it */
+	/* the library is reachable before: the test would mean nothing otherwise */
+	bool cublas_here = access("/usr/local/cuda/lib64/libcublas.so.13", R_OK) == 0;
+	int rc = -2, bits = confined_child(obj, &rc);
+	unlink(obj);
+	if (rc == -1)
+		cr_skip_test("no mount namespace here");
+	cr_assert_eq(rc, 0, "cua_jail_confine failed");
+	cr_expect(bits & C_UID, "runs as uid %d", CUA_JAIL_UID);
+	cr_expect(bits & C_OBJECT, "the object is at %s", CUA_JAIL_OBJECT);
+	cr_expect(bits & C_NO_PASSWD, "/etc/passwd is gone");
+	cr_expect(bits & C_NO_TOOLKIT, "the toolkit's folder is gone");
+	cr_expect(bits & C_TMP, "a private /tmp is writable");
+	cr_expect(bits & C_DEVNULL, "/dev/null is there");
+	if (cublas_here)
+		cr_expect(bits & C_NO_CUBLAS, "libcublas cannot be opened any more");
+	cr_expect(bits & C_OOM, "the OOM killer takes it first");
+}
+
+Test(jail, a_confined_process_has_a_ceiling_on_its_host_memory)
+{
+	if (geteuid() != 0)
+		cr_skip_test("needs root");
+	fflush(NULL);
+	pid_t pid = fork();
+	cr_assert(pid >= 0);
+	if (pid == 0) {
+		struct cua_jail_confine c = { "/dev/null", false, 0, 256ull << 20 };
+		char err[256];
+		if (cua_jail_confine(&c, err, sizeof(err)) != CUA_OK)
+			_exit(2);
+		void *big = malloc((size_t)1 << 30);   /* 1 GiB over a 256 MiB headroom */
+		_exit(big == NULL ? 0 : 1);
+	}
+	int st;
+	cr_assert_eq(waitpid(pid, &st, 0), pid);
+	cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 0, "status %#x", st);
 }

@@ -44,7 +44,7 @@ static enum cua_child_how job(const char *dev, const char *word, double timeout_
 {
 	char hex[65], payload[256], err[CUA_ERR_LEN];
 	cua_channel_key_hex(&key, hex);
-	int n = snprintf(payload, sizeof payload, "KEY=%s%cSECRETS=1,2%c%s", hex, 0, 0, word);
+	int n = snprintf(payload, sizeof payload, "KEY=%s%c%s", hex, 0, word);
 	struct cua_child_result r;
 	cr_assert(cua_judges_run(exe, dev, &so, payload, (size_t)n + 1, timeout_s, &key, &r,
 	                         err, sizeof err) == CUA_OK, "%s", err);

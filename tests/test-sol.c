@@ -146,20 +146,6 @@ Test(sol, a_bytes_only_task_ignores_the_flops)
 	cua_task_free(t);
 }
 
-/* Regression: secret and re-check seeds were 63-bit and lost their low bits in
- * JSON (doubles), so a failing re-check could not be reproduced. */
-Test(sol, drawn_seeds_survive_a_trip_through_a_double)
-{
-	for (int i = 0; i < 200; i++) {
-		struct cua_eval_opts o;
-		cua_eval_opts_init(&o, "/nonexistent", "/nonexistent", "/tmp");
-		cr_assert_eq((uint64_t)(double)o.secret, o.secret, "%llu",
-		             (unsigned long long)o.secret);
-		cr_assert_eq((uint64_t)(double)o.recheck, o.recheck, "%llu",
-		             (unsigned long long)o.recheck);
-	}
-}
-
 /* ---- ceilings files ---------------------------------------------------------- */
 
 Test(sol, ceilings_path_sanitises_the_gpu_name)

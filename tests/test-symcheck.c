@@ -301,6 +301,8 @@ ParameterizedTestParameters(symcheck, symbol_policy_table)
 		IMPORT("cudaLaunchHostFunc", "host callbacks are forbidden"),
 		IMPORT("cudaLaunchHostFunc_ptsz", "host callbacks are forbidden"),
 		IMPORT("cudaStreamAddCallback", "host callbacks are forbidden"),
+		IMPORT("cudaUserObjectCreate", "host callbacks are forbidden"),
+		IMPORT("cudaDeviceRegisterAsyncNotification", "host callbacks are forbidden"),
 		IMPORT("cudaDeviceReset", "resetting the device is forbidden"),
 		/* the candidate's process has one device: re-selecting it is harmless
 		 * (CUB's device-wide algorithms do) */

@@ -21,8 +21,10 @@
 #   tools/gpu-session.sh torch-time      # torch eager/compile timings (baselines/torch)
 #   tools/gpu-session.sh runs            # the GPU suite (build/gpu-test), first GPU
 #   tools/gpu-session.sh guard [GLOB]    # every task's reference as a candidate (under
-#                                        # the kernel process's filter), checked, not timed,
-#                                        # on the first GPU, until GUARD_S (480) s
+#                                        # the kernel process's filter and view, and the
+#                                        # precision rule, whose figures it prints), checked,
+#                                        # not timed, on the first GPU, until GUARD_S (480) s;
+#                                        # GUARD_LEVEL (L1) names the level's folder
 #   tools/gpu-session.sh replay [GLOB]   # replay run over the catalogue on every GPU,
 #                                        # resumed from .carry/replay.tgz (throughput
 #                                        # bench; its run is the sample for results/)
@@ -137,7 +139,7 @@ guard)
 	timeout 120 $BIN selftest --compile-only --jobs "$(nproc)" "${2:-*}" \
 		> "$OUT/guard-compile.log" 2>&1
 	: > "$OUT/guard.log"
-	for t in tasks/L1/${2:-*}/; do
+	for t in tasks/${GUARD_LEVEL:-L1}/${2:-*}/; do
 		left=$((end - SECONDS)); [ "$left" -gt 5 ] || break
 		id=$(basename "$t")
 		CUDA_VISIBLE_DEVICES=${DEVS[0]} timeout "$left" $BIN eval "$id" "$t/reference.cu" \
@@ -147,7 +149,13 @@ import json, sys
 try:
     j = json.load(open(sys.argv[2]))
     c = j["candidate"]
-    print(sys.argv[1], c["verdict"], c.get("message", "")[:200])
+    acc = [k["accuracy"] for k in c.get("cases", []) if k.get("accuracy")]
+    fig = ""
+    if acc:   # the reference is correct fp32 code: how far from failing the precision rule
+        fig = " accuracy vs=%s judged=%d exposed=%d max_rho=%.4f max_err=%.4g" % (
+            acc[0]["vs"], len(acc), sum(1 for a in acc if a["exposed"]),
+            max(abs(a["rho"] or 0) for a in acc), max(a["err_ratio"] or 0 for a in acc))
+    print(sys.argv[1], c["verdict"], c.get("message", "")[:200] + fig)
 except Exception as e:
     print(sys.argv[1], "no-report", repr(e)[:200])
 PY

@@ -230,13 +230,18 @@ char *cua_prompts_render(const struct cua_task *t, const char *root)
 	              "written.\n",
 	          cua_precision_name(t->precision),
 	          t->precision == CUA_PREC_FP32_STRICT
-	              ? "Compute in float32: TF32 tensor cores and half precision are not "
-	                "allowed. The kernel's machine code is checked before it runs (no "
-	                "HMMA/HGMMA tensor-core or HFMA2/HADD2/HMUL2 half instruction: "
-	                "forbidden_instruction), and the tolerance is set to catch them too."
+	              ? "Compute with float32 accuracy. Precision is judged by value, whatever "
+	                "runs: every output's error is compared with the error that rounding "
+	                "the inputs to TF32 causes, and TF32, fp16 or bf16 arithmetic fails on "
+	                "any path (tensor cores, half conversions, code loaded at run time) - "
+	                "as forbidden_instruction when the machine code shows the tensor-core "
+	                "or half instruction, else wrong_output. Methods as accurate as fp32 "
+	                "pass: split-precision tensor-core products (e.g. 3xTF32) and "
+	                "compensated sums."
 	          : t->precision == CUA_PREC_TF32_ALLOWED
 	              ? "TF32 tensor-core math is allowed; fp16, bf16 and 8-bit tensor cores "
-	                "and half-precision math are not (checked in the machine code)."
+	                "and half-precision math are not (checked in the machine code, and "
+	                "bf16-level error fails by value)."
 	              : "Half-precision (fp16, bf16) math is allowed; 8-bit tensor cores are "
 	                "not.",
 	          t->atol, t->rtol);

@@ -208,6 +208,18 @@ static cJSON *eval_summary(const struct cua_eval *e)
 		cJSON_AddNumberToObject(o, "sol_ms", e->sol_ms);
 		cJSON_AddNumberToObject(o, "pct_sol", e->pct_sol);
 	}
+	struct cua_accuracy_summary a;
+	cua_eval_accuracy(e, &a);
+	if (a.judged) {   /* correct fp32 code against the rounding the task forbids */
+		cJSON *j = cJSON_AddObjectToObject(o, "accuracy");
+		cJSON_AddStringToObject(j, "vs", a.vs);
+		cJSON_AddNumberToObject(j, "judged", a.judged);
+		cJSON_AddNumberToObject(j, "exposed", a.exposed);
+		cJSON_AddNumberToObject(j, "max_rho", a.max_rho);
+		cJSON_AddNumberToObject(j, "max_explained", a.max_explained);
+		cJSON_AddNumberToObject(j, "max_err_ratio", a.max_err_ratio);
+		cJSON_AddNumberToObject(j, "max_err_ratio_exposed", a.max_err_ratio_exposed);
+	}
 	return o;
 }
 
@@ -358,10 +370,19 @@ int cmd_selftest(struct cua_cli *cli, int argc, char **argv)
 		size_t off = 0;
 		for (int k = 0; k < r.n_base && off < sizeof(line); k++) {
 			const struct cua_eval *b = &r.base[k];
+			struct cua_accuracy_summary a;
+			cua_eval_accuracy(b, &a);
 			if (b->verdict == CUA_VERDICT_OK && b->timing.done)
 				off += (size_t)snprintf(line + off, sizeof(line) - off,
-				                        "%s %.4f ms (%.0f%% SOL); ", b->subject,
+				                        "%s %.4f ms (%.0f%% SOL", b->subject,
 				                        cua_timing_stats(&b->timing)->median, b->pct_sol);
+			if (b->verdict == CUA_VERDICT_OK && b->timing.done && off < sizeof(line))
+				off += (size_t)(a.judged
+				    ? snprintf(line + off, sizeof(line) - off,
+				               ", |rho| <= %.3f, error <= %.3g of %s rounding's, "
+				               "%d/%d exposed); ", a.max_rho, a.max_err_ratio, a.vs,
+				               a.exposed, a.judged)
+				    : snprintf(line + off, sizeof(line) - off, "); "));
 		}
 		if (off < sizeof(line))
 			snprintf(line + off, sizeof(line) - off, "%d non-degeneracy checks",

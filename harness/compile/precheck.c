@@ -124,8 +124,12 @@ enum cua_status cua_precheck(const struct cua_task *t, const char *src_path,
 		return CUA_OK;
 	}
 
-	/* The precision policy in the machine code itself (the tolerance is kept too).
-	 * Library baselines are trusted and exempt. */
+	/* The precision policy in the machine code. A strict task's precision is
+	 * judged by value in the judge (judge/accuracy.h), whatever instructions or
+	 * code loaded at run time produced it: there the scan only explains a
+	 * failure (split-precision tensor-core products are as accurate as fp32 and
+	 * pass). Under the other policies the instructions below them are refused
+	 * here. Library baselines are trusted and exempt. */
 	if (kind != CUA_SUBJECT_BASELINE) {
 		struct cua_sass_scan sc;
 		char cache[CUA_PATH_BUF], msg[CUA_MSG_LEN];
@@ -135,6 +139,10 @@ enum cua_status cua_precheck(const struct cua_task *t, const char *src_path,
 		if (st != CUA_OK)
 			return st;
 		if (cua_sass_check(&sc, t->precision, msg, sizeof(msg)) >= 0) {
+			if (t->precision == CUA_PREC_FP32_STRICT) {
+				snprintf(e->sass_note, sizeof(e->sass_note), "%.500s", msg);
+				return CUA_OK;
+			}
 			cua_eval_fail(e, CUA_VERDICT_FORBIDDEN_INSTRUCTION, "%s", msg);
 			return CUA_OK;
 		}

@@ -134,6 +134,9 @@ static const struct rule forbidden_imports[] = {
 	{ "cudaLaunchHostFunc", R_HOSTCB }, { "cudaStreamAddCallback", R_HOSTCB },
 	{ "cudaGraphAddHostNode", R_HOSTCB }, { "cudaGraphHostNodeSetParams", R_HOSTCB },
 	{ "cudaGraphExecHostNodeSetParams", R_HOSTCB },
+	/* a user object's destructor and an async notification run host code of the
+	 * kernel's on CUDA's own threads (held-out wave 2) */
+	{ "cudaUserObjectCreate", R_HOSTCB }, { "cudaDeviceRegisterAsyncNotification", R_HOSTCB },
 	{ "cudaDeviceReset", R_RESET }, { "cudaThreadExit", R_RESET },
 	/* cudaSetDevice is allowed: the candidate's process is given one device, so it
 	 * can only re-select the one it has (CUB's device-wide algorithms do). */

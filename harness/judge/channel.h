@@ -21,8 +21,6 @@
 #include "common.h"
 
 #define CUA_CHANNEL_KEY_ENV "CUARENA_CHANNEL_KEY"
-/* The judge's secret and re-check seeds, "S,R", in its environment alone. */
-#define CUA_SECRETS_ENV "CUARENA_SECRETS"
 
 struct cua_channel_key {
 	unsigned char k[32];

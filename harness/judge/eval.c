@@ -20,14 +20,6 @@
 #define CHANNEL_FD 3
 #define OUTPUT_TAIL_MAX 4096
 
-static uint64_t random_seed(void)
-{
-	uint64_t v = 0;
-	if (getrandom(&v, sizeof(v), 0) != (ssize_t)sizeof(v))
-		v = (uint64_t)(cua_now() * 1e9) ^ ((uint64_t)getpid() << 32);
-	return v ? v : 0x5eed;
-}
-
 void cua_eval_opts_init(struct cua_eval_opts *o, const char *root,
                         const char *self_exe, const char *cache_dir)
 {
@@ -41,11 +33,6 @@ void cua_eval_opts_init(struct cua_eval_opts *o, const char *root,
 	o->seeds[0] = 1;
 	o->seeds[1] = 2;
 	o->seeds[2] = 3;
-	/* Secret: never printed, different every invocation. */
-	/* 53 bits: seeds travel as JSON numbers (doubles) and must come back exact,
-	 * so a failing re-check case can be reproduced from saved results. */
-	o->secret = random_seed() >> 11;
-	o->recheck = random_seed() >> 11;
 }
 
 void cua_baseline_path(const char *root, const char *name, char *buf, size_t len)
@@ -228,11 +215,6 @@ static enum cua_status run_child(const struct cua_task *t, const char *so_path,
 		ne++;
 	}
 	env[ne++] = key_env;
-	/* the seeds nobody may predict: in the judge's environment, which it wipes */
-	char secrets_env[sizeof(CUA_SECRETS_ENV) + 48];
-	snprintf(secrets_env, sizeof(secrets_env), "%s=%llu,%llu", CUA_SECRETS_ENV,
-	         (unsigned long long)o->secret, (unsigned long long)o->recheck);
-	env[ne++] = secrets_env;
 	env[ne] = NULL;
 
 	struct cua_sandbox_opts so;
@@ -240,8 +222,10 @@ static enum cua_status run_child(const struct cua_task *t, const char *so_path,
 	cua_sandbox_opts_init(&so);
 	so.timeout_s = o->run_timeout_s;
 	so.cpu_s = (long)o->run_timeout_s + 30;
-	/* Kernels write no files; only --dump (trusted) writes check-shape tensors. */
-	so.fsize_bytes = so_path ? 64L << 20 : 8L << 30;
+	/* Kernels write no files; the judge stages the kernel's object (at most
+	 * CUA_OBJECT_MAX, the build's own limit: an object the build let through
+	 * never exceeds the judge's) and --dump (trusted) writes check-shape tensors. */
+	so.fsize_bytes = so_path ? (long)CUA_OBJECT_MAX + (64L << 20) : 8L << 30;
 	so.nofile = 1024;
 	/* Counts the user's processes and threads (CUDA starts a few): a ceiling
 	 * on fork bombs for non-root users; root is exempt, and fork is a
@@ -263,13 +247,10 @@ static enum cua_status run_child(const struct cua_task *t, const char *so_path,
 		size_t jn = 0;
 		const char *items[44];
 		int ni = 0;
-		char kitem[4 + 65], sec[64];
+		char kitem[4 + 65];
 		memcpy(kitem, "KEY=", 4);
 		cua_channel_key_hex(&key, kitem + 4);
 		items[ni++] = kitem;
-		snprintf(sec, sizeof(sec), "SECRETS=%llu,%llu", (unsigned long long)o->secret,
-		         (unsigned long long)o->recheck);
-		items[ni++] = sec;
 		for (int i = 2; i < n; i++)
 			items[ni++] = argv[i];
 		for (int i = 0; i < ni; i++) {
@@ -281,7 +262,7 @@ static enum cua_status run_child(const struct cua_task *t, const char *so_path,
 			memcpy(job + jn, items[i], l);
 			jn += l;
 		}
-		env[ne - 2] = NULL;   /* neither the key nor the seeds */
+		env[ne - 1] = NULL;   /* not the key */
 		so.cpu_s = 0;
 		so.fsize_bytes = 8L << 30;
 		const char *dev = o->gpu ? o->gpu : getenv("CUDA_VISIBLE_DEVICES");
@@ -289,10 +270,8 @@ static enum cua_status run_child(const struct cua_task *t, const char *so_path,
 		                    &key, &r, err, errlen);
 		memset(job, 0, sizeof(job));
 		memset(kitem, 0, sizeof(kitem));
-		memset(sec, 0, sizeof(sec));
 	}
 	memset(key_env, 0, sizeof(key_env));
-	memset(secrets_env, 0, sizeof(secrets_env));
 	if (st != CUA_OK)
 		return st;
 	e->run_s = r.wall_s;
@@ -422,6 +401,17 @@ static enum cua_status eval_with(const struct cua_task *t, const char *src_path,
 	cua_build_clear(&chk);
 	if (st != CUA_OK)
 		goto out;
+	/* Wrong values in a strict task, and the machine code says why: the verdict
+	 * names the tensor-core or half instruction (what forbidden_instruction has
+	 * always meant), decided now by the values rather than before the run. */
+	if (e->verdict == CUA_VERDICT_WRONG_OUTPUT && e->sass_note[0] &&
+	    t->precision == CUA_PREC_FP32_STRICT) {
+		char msg[CUA_MSG_LEN];
+		snprintf(msg, sizeof(msg), "%.400s, and the outputs are not fp32-accurate: %.560s",
+		         e->sass_note, e->message);
+		e->verdict = CUA_VERDICT_FORBIDDEN_INSTRUCTION;
+		snprintf(e->message, sizeof(e->message), "%s", msg);
+	}
 	cua_sol_apply(t, o->ceilings, e);
 	st = CUA_OK;
 out:

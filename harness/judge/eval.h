@@ -20,7 +20,6 @@ struct cua_eval_opts {
 	double max_time_s;          /* timing cap per kernel (default 3) */
 	int min_samples;            /* 0 = default (10) */
 	uint64_t seeds[3];          /* public seeds */
-	uint64_t secret, recheck;   /* drawn from /dev/urandom per invocation */
 	const struct cua_ceilings *ceilings; /* NULL = no %SOL */
 	const char *gpu;            /* the children's CUDA_VISIBLE_DEVICES (one device);
 	                             * NULL = this process's own, if any */
@@ -35,8 +34,8 @@ struct cua_child_env {
 };
 void cua_child_env(const struct cua_eval_opts *o, struct cua_child_env *ce);
 
-/* Defaults: public seeds fixed (1, 2, 3) so runs are reproducible; the secret
- * and re-check seeds drawn at random for each invocation (53 bits). */
+/* Defaults: public seeds fixed (1, 2, 3) so runs are reproducible. The secret
+ * inputs are the judge's alone: it draws a key from the OS for every job. */
 void cua_eval_opts_init(struct cua_eval_opts *o, const char *root,
                         const char *self_exe, const char *cache_dir);
 

@@ -39,6 +39,10 @@ struct cua_jail_opts {
 	long fsize_bytes;           /* RLIMIT_FSIZE (0: none) */
 	long nofile;                /* RLIMIT_NOFILE (0: leave) */
 	bool no_namespaces;         /* tests on machines that refuse them: plain fork */
+	bool late_drop;             /* when the judge is root: the child keeps root in its
+	                             * own namespaces, to confine itself later
+	                             * (cua_jail_confine) before any untrusted code runs;
+	                             * *info still says it will run as CUA_JAIL_UID */
 };
 
 /* Starts the jailed child and returns its pid (as the caller sees it) in *pid.
@@ -52,6 +56,29 @@ struct cua_jail_opts {
 enum cua_status cua_jail_spawn(const struct cua_jail_opts *opts, pid_t *pid,
                                struct cua_jail_info *info, char *err, size_t errlen);
 
+/* Where the kernel's object appears in a confined process's file system. */
+#define CUA_JAIL_OBJECT "/kernel.so"
+
+/* What the kernel's process confines itself to, after its CUDA start-up and
+ * before the kernel's object is loaded (cand/main.cu). */
+struct cua_jail_confine {
+	const char *object;     /* the object's host path: it appears at CUA_JAIL_OBJECT */
+	bool view;              /* the file system replaced (view.h): the device nodes,
+	                         * the driver's own libraries, a fresh /proc, a private
+	                         * /tmp and the object; nothing else. Needs the process's
+	                         * own mount namespace and root in it. */
+	long nproc;             /* RLIMIT_NPROC after the drop (0: leave) */
+	unsigned long long as_headroom; /* RLIMIT_AS = the address space in use + this
+	                                 * (0: leave): host memory, pinned memory included */
+};
+
+/* Confines the calling process (c above), then, when it runs as root, drops to
+ * CUA_JAIL_UID/GID for good (no groups, no capabilities, no_new_privs) and makes
+ * itself the OOM killer's first choice. Libraries the kernel may use must be
+ * loaded before (they are not in the view). Returns CUA_E_SYSTEM with the step
+ * in err when any part fails: the caller must not load the kernel then. */
+enum cua_status cua_jail_confine(const struct cua_jail_confine *c, char *err, size_t errlen);
+
 /* One line describing info, e.g. "uid 65534, pid+net namespaces". */
 void cua_jail_describe(const struct cua_jail_info *info, char *buf, size_t len);
 
@@ -64,8 +91,9 @@ void cua_jail_describe(const struct cua_jail_info *info, char *buf, size_t len);
  * or read-write: CUDA opens its device nodes lazily); anything else —
  * fork/vfork/clone of a process, exec, ptrace, process_vm_*, sockets, opens
  * that create, truncate, append or write only, mount, setuid, kill of another
- * process, perf/bpf, and every call not listed — raises SIGSYS, whose handler writes the call's number to
- * fd 2 and ends the process by SIGSYS. Sets no_new_privs. */
+ * process, perf/bpf, and every call not listed — ends the whole process at once,
+ * as if by SIGSYS (SECCOMP_RET_KILL_PROCESS: no handler the process installs can
+ * catch it). Sets no_new_privs. */
 enum cua_status cua_jail_filter_install(char *err, size_t errlen);
 
 /* The filter program itself, for the tests (an array of struct sock_filter);

@@ -10,20 +10,24 @@
  *                   [--checker LIB.so] [--time] [--max-time-s X] [--subject NAME]
  *                   [--trusted] [--timeout S]
  * by the parent (eval.c), with the report channel's key in $CUARENA_CHANNEL_KEY
- * (channel.h) and the secret and re-check seeds in $CUARENA_SECRETS, both read
- * and wiped at once; or, as the parent's long-lived judge of one GPU
- * (judges.c), as `cuarena __judge --serve --fd N`, taking those same options,
- * the key and the seeds job after job on its stdin (runner.h). Order of work,
+ * (channel.h), read and wiped at once; or, as the parent's long-lived judge of
+ * one GPU (judges.c), as `cuarena __judge --serve --fd N`, taking those same
+ * options and the key job after job on its stdin (runner.h). Each job draws its
+ * own secret, 256 bits from the OS, and derives from it a key per secret case,
+ * timed sample and re-check (rng.h): the parent never has it. Order of work,
  * per DESIGN.md §4:
  *   0. the candidate's process starts (in parallel with our CUDA start-up); the
  *      timed shape's buffers are shared with it and the fixed cost of one timed
  *      sample is calibrated with an empty kernel, before any of the kernel's code
  *      is in that process; then it loads the kernel under its system-call filter.
- *   1. every check shape, then the timed shape: for each public seed and the secret
- *      seed: generate inputs, poison outputs and guard bands, command a call, wait
- *      for it, verify guards and inputs, then compute the fp64 oracle (in memory
- *      the candidate cannot map) and compare.
- *   2. timing at the timed shape: per sample, fresh inputs from a secret seed are
+ *   1. every check shape, then the timed shape: for each public seed and a secret
+ *      key of the shape's own: generate inputs, poison outputs and guard bands,
+ *      command a call, wait for it, verify guards and inputs, then regenerate
+ *      the inputs in private memory, compute the fp64 oracle from them (in memory
+ *      the candidate cannot map), compare, and judge the precision by accuracy
+ *      (accuracy.h: the oracle again on inputs rounded to the precision the
+ *      task forbids; on every check-shape case and the timed shape's secret one).
+ *   2. timing at the timed shape: per sample, fresh inputs from a key of its own are
  *      made in private memory, the expected output computed there by a trusted
  *      kernel (the checker), outputs poisoned, the inputs published into the shared
  *      buffers under a watchdog that sees any GPU work of the candidate before the
@@ -60,6 +64,8 @@ extern "C" {
 #include "judge/runner.h"
 }
 #include "rng.h"
+#include "judge/gen.cuh"
+#include "judge/accuracy.cuh"
 #include "judge/compare.h"
 #include "judge/vmm.cuh"
 extern "C" {
@@ -69,6 +75,7 @@ extern "C" {
 }
 #include <fcntl.h>
 #include <sys/prctl.h>
+#include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -117,21 +124,6 @@ static void take_channel_key(void)
 	if (v)
 		memset(v, 0, strlen(v));
 	unsetenv(CUA_CHANNEL_KEY_ENV);
-}
-
-/* The secret and re-check seeds come the same way ("S,R"): never on our
- * command line, which any process of the machine may read. */
-static bool take_secrets(uint64_t *secret, uint64_t *recheck)
-{
-	char *v = getenv(CUA_SECRETS_ENV);
-	unsigned long long a = 0, b = 0;
-	bool ok = v && sscanf(v, "%llu,%llu", &a, &b) == 2;
-	if (v)
-		memset(v, 0, strlen(v));
-	unsetenv(CUA_SECRETS_ENV);
-	*secret = a;
-	*recheck = b;
-	return ok;
 }
 
 static void emit_phase(const char *fmt, ...)
@@ -247,7 +239,8 @@ struct job {
 	const char *task_dir, *so, *oracle_so, *subject;
 	uint64_t seeds[8];
 	int n_seeds;
-	uint64_t secret, recheck;
+	struct cua_rng_key master; /* this job's secret: 256 bits from the OS, drawn by the
+	                            * judge itself, split into a key per case and sample */
 	bool time;
 	double max_time_s;
 	int min_samples;
@@ -258,6 +251,51 @@ struct job {
 	double timeout_s;         /* --timeout: the whole judgement (the parent kills later) */
 	const char *dump_dir;     /* --dump DIR: write inputs and oracle outputs */
 };
+
+/* The inputs of one correctness case: the key they are generated from, and
+ * what the case is. */
+struct case_key {
+	struct cua_rng_key key;
+	uint64_t seed;      /* its public seed; 0 for a key derived from the job's secret */
+	bool secret, recheck;
+	bool precision;     /* the precision rule is judged on it (check_precision) */
+};
+
+/* The job's own secret, from the OS: the parent never has it, the kernel's
+ * process never sees it, and no input reveals it (rng.h). */
+static bool draw_master(struct job *job)
+{
+	size_t got = 0;
+	while (got < sizeof(job->master)) {
+		ssize_t r = getrandom((char *)&job->master + got, sizeof(job->master) - got, 0);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return false;
+		got += (size_t)r;
+	}
+	return true;
+}
+
+static struct case_key public_case(uint64_t seed, bool precision)
+{
+	struct case_key c;
+	memset(&c, 0, sizeof(c));
+	cua_rng_public(seed, &c.key);
+	c.seed = seed;
+	c.precision = precision;
+	return c;
+}
+
+static struct case_key secret_case(const struct job *job, uint32_t purpose, uint64_t index)
+{
+	struct case_key c;
+	memset(&c, 0, sizeof(c));
+	cua_rng_derive(&job->master, purpose, index, &c.key);
+	c.secret = purpose != CUA_RNG_RECHECK;
+	c.recheck = purpose == CUA_RNG_RECHECK;
+	return c;
+}
 
 /* A path built under one of ours (common.h's rule: a CUA_PATH_BUF, never cut):
  * one that would not fit is the harness's error, named. */
@@ -351,8 +389,10 @@ static void cand_died(const char *during)
 		C.pid = -1;
 	}
 	if (r > 0 && WIFSIGNALED(st) && WTERMSIG(st) == SIGSYS)
-		finish(CUA_VERDICT_SANDBOX_VIOLATION, "the kernel's process was stopped by its "
-		       "system-call filter during %s (the output tail names the call)", during);
+		finish(CUA_VERDICT_SANDBOX_VIOLATION, "the kernel's process was killed by its "
+		       "system-call filter during %s: it made a call the sandbox refuses "
+		       "(processes, exec, sockets, files opened to write, signals to other "
+		       "processes, namespaces, ptrace, ...)", during);
 	if (r > 0 && WIFSIGNALED(st))
 		finish(CUA_VERDICT_CRASH, "the kernel's process died of %s during %s",
 		       cua_signal_desc(WTERMSIG(st)), during);
@@ -404,7 +444,9 @@ static void stage_verified(const char *from, const char *to, const char *want, m
 {
 	char err[CUA_ERR_LEN], got[65], *buf = NULL;
 	size_t len = 0;
-	if (cua_read_file(from, 512u << 20, &buf, &len, err, sizeof(err)) != CUA_OK)
+	/* the build refuses to write or cache an object over CUA_OBJECT_MAX, so one
+	 * here is not the kernel's doing */
+	if (cua_read_file(from, CUA_OBJECT_MAX, &buf, &len, err, sizeof(err)) != CUA_OK)
 		finish(CUA_VERDICT_HARNESS_ERROR, "%s", err);
 	if (want && want[0]) {
 		cua_sha256_hex(buf, len, got);
@@ -504,6 +546,9 @@ static void cand_spawn(double timeout_s)
 	jo.cpu_s = (long)(timeout_s * 2) + 60;   /* it busy-polls while timed */
 	jo.fsize_bytes = 64L << 20;
 	jo.nofile = 1024;
+	/* as root it confines itself at LOAD (cua_jail_confine): its CUDA start-up
+	 * sees the whole file system, the kernel's code only its view */
+	jo.late_drop = true;
 	if (cua_jail_spawn(&jo, &C.pid, &C.info, err, sizeof(err)) != CUA_OK)
 		finish(CUA_VERDICT_HARNESS_ERROR, "%s", err);
 	close(sv[1]);
@@ -581,6 +626,43 @@ static void cand_ready(const char *during)
 		finish(CUA_VERDICT_CRASH, "the kernel's process answered %u to %s", m.op, during);
 }
 
+/* The answer to LOAD. A refusal is the kernel's load_error: whatever the
+ * process says after dlopen began may be the kernel's own constructors talking.
+ * And it must now run as the unprivileged user (it confined itself as root). */
+static uid_t proc_uid(pid_t pid);
+static void cand_loaded(void)
+{
+	struct cua_wire_msg m;
+	cand_recv(&m, false, "load");
+	if (m.op == CUA_WIRE_FAIL) {
+		m.text[sizeof(m.text) - 1] = '\0';
+		finish(CUA_VERDICT_LOAD_ERROR, "the kernel's process could not load it: %s", m.text);
+	}
+	if (m.op != CUA_WIRE_READY)
+		finish(CUA_VERDICT_CRASH, "the kernel's process answered %u to load", m.op);
+	if (geteuid() == 0 && C.info.user_dropped && proc_uid(C.pid) == 0)
+		finish(CUA_VERDICT_SANDBOX_VIOLATION, "the kernel's process still runs as root after "
+		       "loading the kernel");
+}
+
+/* The real uid of a process, from /proc (-1 when unknown). */
+static uid_t proc_uid(pid_t pid)
+{
+	char path[64], buf[2048];
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return (uid_t)-1;
+	ssize_t r = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (r <= 0)
+		return (uid_t)-1;
+	buf[r] = '\0';
+	const char *u = strstr(buf, "\nUid:");
+	unsigned v;
+	return u && sscanf(u + 5, "%u", &v) == 1 ? (uid_t)v : (uid_t)-1;
+}
+
 /* After the kernel ran: its own account of errors. A claim that only hurts it. */
 static void judge_done(const struct cua_wire_msg *d, const char *where)
 {
@@ -598,91 +680,7 @@ static void judge_done(const struct cua_wire_msg *d, const char *where)
 
 /* ---- device kernels -------------------------------------------------------- */
 
-template <typename T>
-__global__ void gen_kernel(T *p, int64_t n, int dist, double a, double b,
-                           uint64_t seed, uint32_t tensor)
-{
-	for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n;
-	     i += (int64_t)gridDim.x * blockDim.x)
-		p[i] = (T)cua_rng_value(dist, a, b, seed, tensor, (uint64_t)i);
-}
-
-template <typename T>
-__device__ __forceinline__ bool same_bits(const T &a, const T &b)
-{
-	const unsigned char *pa = (const unsigned char *)&a, *pb = (const unsigned char *)&b;
-	for (unsigned i = 0; i < sizeof(T); i++)
-		if (pa[i] != pb[i])
-			return false;
-	return true;
-}
-
-/* Counts elements that differ (bitwise) from what the generator made. */
-template <typename T>
-__global__ void verify_kernel(const T *p, int64_t n, int dist, double a, double b,
-                              uint64_t seed, uint32_t tensor,
-                              unsigned long long *bad)
-{
-	unsigned long long mine = 0;
-	for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n;
-	     i += (int64_t)gridDim.x * blockDim.x) {
-		T want = (T)cua_rng_value(dist, a, b, seed, tensor, (uint64_t)i);
-		if (!same_bits(want, p[i]))
-			mine++;
-	}
-	if (mine)
-		atomicAdd(bad, mine);
-}
-
 static const struct cua_task *g_task;
-
-/* A layered input's segment table on the device (harness/catalogue/task.h: cua_segment). */
-struct dev_segment {
-	int64_t offset, numel;
-	double a, b;
-	int dist;
-	uint32_t stream;
-};
-
-/* Element i of a layered input: its segment's own stream at i - offset, or the
- * zero padding between segments. Binary search over the sorted table. */
-__device__ __forceinline__ float segment_value(const dev_segment *tab, int nseg, int64_t i,
-                                               uint64_t seed)
-{
-	int lo = 0, hi = nseg - 1;
-	while (lo <= hi) {
-		int mid = lo + (hi - lo) / 2;
-		dev_segment g = tab[mid];
-		if (i < g.offset)
-			hi = mid - 1;
-		else if (i >= g.offset + g.numel)
-			lo = mid + 1;
-		else
-			return (float)cua_rng_value(g.dist, g.a, g.b, seed, g.stream,
-			                            (uint64_t)(i - g.offset));
-	}
-	return 0.0f;
-}
-
-__global__ void gen_segments_kernel(float *p, int64_t n, const dev_segment *tab, int nseg,
-                                    uint64_t seed)
-{
-	for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n;
-	     i += (int64_t)gridDim.x * blockDim.x)
-		p[i] = segment_value(tab, nseg, i, seed);
-}
-
-__global__ void verify_segments_kernel(const float *p, int64_t n, const dev_segment *tab,
-                                       int nseg, uint64_t seed, unsigned long long *bad)
-{
-	unsigned long long mine = 0;
-	for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n;
-	     i += (int64_t)gridDim.x * blockDim.x)
-		if (!same_bits(segment_value(tab, nseg, i, seed), p[i]))
-			mine++;
-	if (mine)
-		atomicAdd(bad, mine);
-}
 
 __global__ void fill32_kernel(uint32_t *p, int64_t n, uint32_t v)
 {
@@ -1009,68 +1007,97 @@ static unsigned long long guard_damage(const struct dev_tensor *d, cudaStream_t 
 		       cua_dtype_name(dtype));                                         \
 	}
 
-/* Input `input`'s segment table on the device, uploaded on stream s for one
- * kernel; the caller frees it (cudaFreeAsync) right after the launch. Per call, not
- * cached: a serving judge's next job may be another task (a few KiB per call). */
-static dev_segment *segment_table(uint32_t input, cudaStream_t s)
+/* Input d's segments (gen.cuh): one for a plain input; for a layered input
+ * each parameter's, and a constant-zero one for each gap between them, so that
+ * the table covers the whole tensor. Uploaded on stream s for one kernel (a
+ * serving judge's next job may be another task: a few KiB per call); *nblocks
+ * is the tensor's block count. The caller frees the table (cudaFreeAsync)
+ * right after the launch. */
+static gen_seg *segment_table(const struct dev_tensor *d, unsigned wpe, int *nseg,
+                              int64_t *nblocks, cudaStream_t s)
 {
-	const struct cua_tensor_spec *spec = &g_task->inputs[input];
-	size_t bytes = (size_t)spec->n_segments * sizeof(dev_segment);
-	dev_segment *h = (dev_segment *)malloc(bytes), *d = NULL;
-	if (!h)
-		finish(CUA_VERDICT_HARNESS_ERROR, "out of memory for %s's segment table", spec->name);
+	const struct cua_tensor_spec *spec = &g_task->inputs[d->index];
+	const unsigned per = CUA_RNG_BLOCK_WORDS / wpe;
+	int cap = 2 * spec->n_segments + 2, n = 0;
+	gen_seg *h = (gen_seg *)cua_xmalloc((size_t)cap * sizeof(gen_seg)), *dev = NULL;
+	int64_t at = 0, blocks = 0;
+	auto add = [&](int64_t off, int64_t numel, int dist, double a, double b, uint32_t st) {
+		if (numel <= 0)
+			return;
+		h[n++] = gen_seg{off, numel, blocks, a, b, dist, st};
+		blocks += (numel + per - 1) / per;
+	};
+	if (!spec->n_segments)
+		add(0, d->n, (int)d->init->dist, d->init->a, d->init->b, d->index);
 	for (int k = 0; k < spec->n_segments; k++) {
 		const struct cua_segment *g = &spec->segments[k];
-		h[k] = dev_segment{g->offset, g->numel, g->init.a, g->init.b, (int)g->init.dist,
-		                   g->stream};
+		add(at, g->offset - at, CUA_RNG_CONST, 0, 0, 0);   /* the padding before it */
+		add(g->offset, g->numel, (int)g->init.dist, g->init.a, g->init.b, g->stream);
+		at = g->offset + g->numel;
 	}
-	cudaError_t e = cudaMallocAsync((void **)&d, bytes, s);
+	if (spec->n_segments)
+		add(at, d->n - at, CUA_RNG_CONST, 0, 0, 0);
+	size_t bytes = (size_t)(n ? n : 1) * sizeof(gen_seg);
+	cudaError_t e = cudaMallocAsync((void **)&dev, bytes, s);
 	/* from pageable memory: staged before the call returns, so h may go */
 	if (e == cudaSuccess)
-		e = cudaMemcpyAsync(d, h, bytes, cudaMemcpyHostToDevice, s);
+		e = cudaMemcpyAsync(dev, h, bytes, cudaMemcpyHostToDevice, s);
 	free(h);
 	HARNESS_TRY(e);
-	return d;
+	*nseg = n;
+	*nblocks = blocks;
+	return dev;
 }
 
-static void generate(struct dev_tensor *d, uint64_t seed, cudaStream_t s)
+/* Words per element: two for the 8-byte dtypes (53-bit uniforms, wide integer
+ * ranges), else one (rng.h). */
+static unsigned words_per(enum cua_dtype dt)
 {
-	const struct cua_init *in = d->init;
-	const struct cua_tensor_spec *spec = &g_task->inputs[d->index];
-	if (spec->n_segments) {
-		dev_segment *tab = segment_table(d->index, s);
-		gen_segments_kernel<<<grid_for(d->n), 256, 0, s>>>((float *)d->t.data, d->n, tab,
-		                                                  spec->n_segments, seed);
-		HARNESS_TRY(cudaGetLastError());
-		HARNESS_TRY(cudaFreeAsync(tab, s));
-		return;
-	}
-	DISPATCH_TYPES(d->t.dtype,
-	               gen_kernel<T><<<grid_for(d->n), 256, 0, s>>>(
-	                   (T *)d->t.data, d->n, (int)in->dist, in->a, in->b, seed,
-	                   d->index));
-	HARNESS_TRY(cudaGetLastError());
+	return cua_dtype_size(dt) == 8 ? 2 : 1;
 }
 
-static unsigned long long mutated(const struct dev_tensor *d, uint64_t seed,
+static int gen_grid(int64_t nblocks)
+{
+	int64_t g = (nblocks + 32 * GEN_WARPS - 1) / (32 * GEN_WARPS);
+	if (g > 132 * 16)
+		g = 132 * 16;
+	return g < 1 ? 1 : (int)g;
+}
+
+/* Writes d as key generates it (verify false), or counts into d_counter the
+ * elements that differ from that (verify true). */
+static void gen_run(const struct dev_tensor *d, const struct cua_rng_key *key, bool verify,
+                    unsigned long long *bad, cudaStream_t s)
+{
+	unsigned wpe = words_per(d->t.dtype);
+	int nseg = 0;
+	int64_t nblocks = 0;
+	gen_seg *tab = segment_table(d, wpe, &nseg, &nblocks, s);
+	if (nseg) {
+		const int grid = gen_grid(nblocks), threads = 32 * GEN_WARPS;
+		if (verify) {
+			DISPATCH_TYPES(d->t.dtype, gen_kernel<T, true><<<grid, threads, 0, s>>>(
+			                   (T *)d->t.data, tab, nseg, nblocks, wpe, *key, bad));
+		} else {
+			DISPATCH_TYPES(d->t.dtype, gen_kernel<T, false><<<grid, threads, 0, s>>>(
+			                   (T *)d->t.data, tab, nseg, nblocks, wpe, *key, bad));
+		}
+		HARNESS_TRY(cudaGetLastError());
+	}
+	HARNESS_TRY(cudaFreeAsync(tab, s));
+}
+
+static void generate(struct dev_tensor *d, const struct cua_rng_key *key, cudaStream_t s)
+{
+	gen_run(d, key, false, NULL, s);
+}
+
+static unsigned long long mutated(const struct dev_tensor *d, const struct cua_rng_key *key,
                                   cudaStream_t s)
 {
-	const struct cua_init *in = d->init;
-	const struct cua_tensor_spec *spec = &g_task->inputs[d->index];
 	unsigned long long h = 0;
 	HARNESS_TRY(cudaMemsetAsync(d_counter, 0, sizeof(*d_counter), s));
-	if (spec->n_segments) {
-		dev_segment *tab = segment_table(d->index, s);
-		verify_segments_kernel<<<grid_for(d->n), 256, 0, s>>>(
-			(const float *)d->t.data, d->n, tab, spec->n_segments, seed, d_counter);
-		HARNESS_TRY(cudaGetLastError());
-		HARNESS_TRY(cudaFreeAsync(tab, s));
-	} else
-		DISPATCH_TYPES(d->t.dtype,
-		               verify_kernel<T><<<grid_for(d->n), 256, 0, s>>>(
-		                   (const T *)d->t.data, d->n, (int)in->dist, in->a, in->b,
-		                   seed, d->index, d_counter));
-	HARNESS_TRY(cudaGetLastError());
+	gen_run(d, key, true, d_counter, s);
 	HARNESS_TRY(cudaMemcpyAsync(&h, d_counter, sizeof(h), cudaMemcpyDeviceToHost, s));
 	HARNESS_TRY(cudaStreamSynchronize(s));
 	return h;
@@ -1097,6 +1124,13 @@ struct shape_bufs {
 	int shape;
 	int slot;                 /* the candidate's name for these buffers; -1 none */
 	struct dev_tensor in[CUA_MAX_TENSORS], out[CUA_MAX_TENSORS], ref[CUA_MAX_TENSORS];
+	/* private to the judge: the case's inputs regenerated from its key (the
+	 * oracle reads these, never the shared ones the kernel's process could
+	 * still be writing), and the checker's outputs for the precision rule.
+	 * Their own buffers at a check shape; the timing's stage and expect
+	 * buffers at the timed shape. NULL where the set has no oracle. */
+	struct dev_tensor own_priv[CUA_MAX_TENSORS], own_chk[CUA_MAX_TENSORS];
+	struct dev_tensor *priv, *chk;
 };
 
 static solve_fn g_oracle, g_checker;
@@ -1159,7 +1193,8 @@ static void cand_unmap(struct shape_bufs *b)
 
 /* Allocates a shape set's tensors: inputs and outputs shared with the candidate
  * (when there is one), the oracle's results private. */
-static void shape_alloc(struct shape_bufs *b, int shape, bool with_ref = true)
+static void shape_alloc(struct shape_bufs *b, int shape, bool with_ref = true,
+                        bool own_private = true)
 {
 	const struct cua_task *t = g_task;
 	char err[CUA_ERR_LEN];
@@ -1170,13 +1205,22 @@ static void shape_alloc(struct shape_bufs *b, int shape, bool with_ref = true)
 	b->shape = shape;
 	b->slot = -1;
 	for (int i = 0; i < CUA_MAX_TENSORS; i++)
-		b->in[i].fd = b->out[i].fd = b->ref[i].fd = -1;
+		b->in[i].fd = b->out[i].fd = b->ref[i].fd = b->own_priv[i].fd = b->own_chk[i].fd = -1;
+	if (with_ref && own_private) {
+		b->priv = b->own_priv;
+		b->chk = b->own_chk;
+	}
 	for (int i = 0; i < t->n_inputs; i++) {
 		if (cua_task_tensor_shape(t, shape, &t->inputs[i], dims, err, sizeof(err)))
 			finish(CUA_VERDICT_HARNESS_ERROR, "%s", err);
 		tensor_alloc(&b->in[i], t->inputs[i].dtype, t->inputs[i].ndim, dims, shared);
 		b->in[i].init = &t->inputs[i].init;
 		b->in[i].index = (uint32_t)i;
+		if (b->priv == b->own_priv) {
+			tensor_alloc(&b->own_priv[i], t->inputs[i].dtype, t->inputs[i].ndim, dims, false);
+			b->own_priv[i].init = &t->inputs[i].init;
+			b->own_priv[i].index = (uint32_t)i;
+		}
 	}
 	for (int i = 0; i < t->n_outputs; i++) {
 		const struct cua_tensor_spec *o = &t->outputs[i];
@@ -1186,6 +1230,8 @@ static void shape_alloc(struct shape_bufs *b, int shape, bool with_ref = true)
 		bool fl = o->dtype == CUA_F32 || o->dtype == CUA_F64;
 		if (with_ref)
 			tensor_alloc(&b->ref[i], fl ? CUA_F64 : o->dtype, o->ndim, dims, false);
+		if (b->chk == b->own_chk)
+			tensor_alloc(&b->own_chk[i], o->dtype, o->ndim, dims, false);
 	}
 	if (shared)
 		cand_map(b);
@@ -1198,6 +1244,8 @@ static void shape_free(struct shape_bufs *b)
 		tensor_free(&b->in[i]);
 		tensor_free(&b->out[i]);
 		tensor_free(&b->ref[i]);
+		tensor_free(&b->own_priv[i]);
+		tensor_free(&b->own_chk[i]);
 	}
 }
 
@@ -1273,14 +1321,15 @@ static void judge_guards(struct shape_bufs *b, const char *where, cudaStream_t s
 	}
 }
 
-/* Guard bands around every tensor intact, inputs as generated from seed. */
-static void judge_guards_inputs(struct shape_bufs *b, uint64_t seed, const char *where,
+/* Guard bands around every tensor intact, inputs as generated from key. */
+static void judge_guards_inputs(struct shape_bufs *b, const struct cua_rng_key *key,
+                                const char *where,
                                 cudaStream_t s)
 {
 	const struct cua_task *t = g_task;
 	judge_guards(b, where, s);
 	for (int i = 0; i < t->n_inputs; i++) {
-		unsigned long long m = mutated(&b->in[i], seed, s);
+		unsigned long long m = mutated(&b->in[i], key, s);
 		if (m)
 			finish(CUA_VERDICT_INPUT_MUTATED,
 			       "%llu elements of input '%s' changed during the call (%s)", m,
@@ -1288,24 +1337,24 @@ static void judge_guards_inputs(struct shape_bufs *b, uint64_t seed, const char 
 	}
 }
 
-static bool judge_case(struct shape_bufs *b, uint64_t seed, bool secret, bool recheck,
-                       const char *where, cudaStream_t s, struct cua_verdict_box *box);
+static bool judge_case(struct shape_bufs *b, const struct case_key *c, const char *where,
+                       cudaStream_t s, struct cua_verdict_box *box);
 
 /* One correctness case. Returns true when it passed; emits a case event; the
  * first failure of the run is kept in box. */
-static bool run_case(struct shape_bufs *b, uint64_t seed, bool secret, bool recheck,
-                     cudaStream_t s, struct cua_verdict_box *box)
+static bool run_case(struct shape_bufs *b, const struct case_key *c, cudaStream_t s,
+                     struct cua_verdict_box *box)
 {
 	const struct cua_task *t = g_task;
 	const char *shape = t->shapes[b->shape].name;
 	char where[128];
 	snprintf(where, sizeof(where), "shape %s, %s", shape,
-	         secret ? "secret seed" : recheck ? "re-check seed" : "public seed");
+	         c->secret ? "secret seed" : c->recheck ? "re-check seed" : "public seed");
 	emit_phase("check %s seed %s", shape,
-	           secret ? "secret" : recheck ? "recheck" : "public");
+	           c->secret ? "secret" : c->recheck ? "recheck" : "public");
 
 	for (int i = 0; i < t->n_inputs; i++) {
-		generate(&b->in[i], seed, s);
+		generate(&b->in[i], &c->key, s);
 		poison(&b->in[i], false, s);
 	}
 	for (int i = 0; i < t->n_outputs; i++)
@@ -1313,41 +1362,187 @@ static bool run_case(struct shape_bufs *b, uint64_t seed, bool secret, bool rech
 	HARNESS_TRY(cudaDeviceSynchronize());
 
 	cand_call(b, where);
-	return judge_case(b, seed, secret, recheck, where, s, box);
+	return judge_case(b, c, where, s, box);
 }
 
-/* Judges the call that just ran on b (inputs generated from `seed`): guard
- * bands, inputs unchanged, then the oracle and the comparison. Emits a case
+/* The oracle of the task on these inputs, into memory the candidate's process
+ * cannot map. */
+static void oracle_into(struct dev_tensor *in_t, struct dev_tensor *ref_t, const char *where,
+                        cudaStream_t s)
+{
+	const struct cua_task *t = g_task;
+	struct cua_tensor in[CUA_MAX_TENSORS], ref[CUA_MAX_TENSORS];
+	for (int i = 0; i < t->n_inputs; i++)
+		in[i] = in_t[i].t;
+	for (int i = 0; i < t->n_outputs; i++)
+		ref[i] = ref_t[i].t;
+	int rc = g_oracle(in, t->n_inputs, ref, t->n_outputs, s);
+	cudaError_t e = cudaDeviceSynchronize();
+	if (rc != 0 || e != cudaSuccess)
+		finish(CUA_VERDICT_HARNESS_ERROR, "the oracle failed (%s): rc %d, %s", where, rc,
+		       cudaGetErrorString(e));
+}
+
+/* The mantissa bits of the precision a task forbids, or 0 where the rule does
+ * not apply: a strict task forbids TF32's (and fp16's) 10, a tf32-allowed one
+ * bf16's 7; a half-allowed task has none below it. */
+static int forbidden_bits(const struct cua_task *t)
+{
+	switch (t->precision) {
+	case CUA_PREC_FP32_STRICT: return 10;
+	case CUA_PREC_TF32_ALLOWED: return 7;
+	default: return 0;
+	}
+}
+
+/* Precision by accuracy (accuracy.h) on the outputs of the call just judged:
+ * b->ref holds the oracle on b->priv. Runs the checker on the same inputs,
+ * pass A, the inputs rounded, the oracle again, pass B. The case record gets
+ * the worst output's figures; a failure goes into box. */
+static void check_precision(struct shape_bufs *b, int bits, const char *where,
+                            struct cua_case *k, cudaStream_t s, struct cua_verdict_box *box)
+{
+	const struct cua_task *t = g_task;
+	struct prec_acc sums[CUA_MAX_TENSORS];
+	bool fl[CUA_MAX_TENSORS];
+	prec_acc *d_p = (prec_acc *)d_acc;   /* cmp_acc's words hold a prec_acc */
+	static_assert(sizeof(prec_acc) <= sizeof(cmp_acc), "prec_acc fits in d_acc's slot");
+
+	{
+		struct cua_tensor in[CUA_MAX_TENSORS], ck[CUA_MAX_TENSORS];
+		for (int i = 0; i < t->n_inputs; i++)
+			in[i] = b->priv[i].t;
+		for (int i = 0; i < t->n_outputs; i++)
+			ck[i] = b->chk[i].t;
+		int rc = g_checker(in, t->n_inputs, ck, t->n_outputs, s);
+		cudaError_t e = cudaStreamSynchronize(s);
+		if (rc != 0 || e != cudaSuccess)
+			finish(CUA_VERDICT_HARNESS_ERROR, "the checker kernel failed (%s): rc %d, %s",
+			       where, rc, cudaGetErrorString(e));
+	}
+	for (int i = 0; i < t->n_outputs; i++) {
+		struct dev_tensor *o = &b->out[i];
+		fl[i] = o->t.dtype == CUA_F32 || o->t.dtype == CUA_F64;
+		memset(&sums[i], 0, sizeof(sums[i]));
+		if (!fl[i])
+			continue;
+		HARNESS_TRY(cudaMemsetAsync(d_p, 0, sizeof(prec_acc), s));
+		if (o->t.dtype == CUA_F32)
+			prec_pass_a<float><<<grid_for(o->n), 256, 0, s>>>(
+			    (const float *)o->t.data, (const double *)b->ref[i].t.data,
+			    (float *)b->chk[i].t.data, o->n, d_p);
+		else
+			prec_pass_a<double><<<grid_for(o->n), 256, 0, s>>>(
+			    (const double *)o->t.data, (const double *)b->ref[i].t.data,
+			    (double *)b->chk[i].t.data, o->n, d_p);
+		HARNESS_TRY(cudaGetLastError());
+		HARNESS_TRY(cudaMemcpyAsync(&sums[i], d_p, sizeof(prec_acc), cudaMemcpyDeviceToHost, s));
+		HARNESS_TRY(cudaStreamSynchronize(s));
+	}
+	for (int i = 0; i < t->n_inputs; i++) {
+		struct dev_tensor *x = &b->priv[i];
+		if (x->t.dtype == CUA_F32)
+			round_kernel<float><<<grid_for(x->n), 256, 0, s>>>((float *)x->t.data, x->n, bits);
+		else if (x->t.dtype == CUA_F64)
+			round_kernel<double><<<grid_for(x->n), 256, 0, s>>>((double *)x->t.data, x->n,
+			                                                   bits);
+		HARNESS_TRY(cudaGetLastError());
+	}
+	oracle_into(b->priv, b->ref, where, s);
+	double worst = -1;
+	for (int i = 0; i < t->n_outputs; i++) {
+		struct dev_tensor *o = &b->out[i];
+		if (!fl[i])
+			continue;
+		struct prec_acc h = sums[i];
+		h.dd = h.ed = h.n = 0;
+		HARNESS_TRY(cudaMemsetAsync(d_p, 0, sizeof(prec_acc), s));
+		if (o->t.dtype == CUA_F32)
+			prec_pass_b<float><<<grid_for(o->n), 256, 0, s>>>(
+			    (const float *)o->t.data, (const float *)b->chk[i].t.data,
+			    (const double *)b->ref[i].t.data, o->n, d_p);
+		else
+			prec_pass_b<double><<<grid_for(o->n), 256, 0, s>>>(
+			    (const double *)o->t.data, (const double *)b->chk[i].t.data,
+			    (const double *)b->ref[i].t.data, o->n, d_p);
+		HARNESS_TRY(cudaGetLastError());
+		struct prec_acc hb;
+		HARNESS_TRY(cudaMemcpyAsync(&hb, d_p, sizeof(hb), cudaMemcpyDeviceToHost, s));
+		HARNESS_TRY(cudaStreamSynchronize(s));
+		struct cua_accuracy_sums ps = { h.ee, h.kk, hb.dd, hb.ed, hb.n };
+		struct cua_accuracy_result r;
+		cua_accuracy_decide(&ps, &r);
+		if (!r.judged)
+			continue;
+		bool fail = r.corr_fail || r.mag_fail;
+		/* the record keeps the failing output, else the one nearest to failing */
+		double score = fail ? 1e300 : fmax(fabs(r.rho), r.exposed ? r.err_ratio : 0);
+		if (score > worst) {
+			worst = score;
+			k->accuracy.judged = true;
+			snprintf(k->accuracy.vs, sizeof(k->accuracy.vs), "%s", bits == 10 ? "tf32" : "bf16");
+			snprintf(k->accuracy.output, sizeof(k->accuracy.output), "%s", t->outputs[i].name);
+			k->accuracy.rho = r.rho;
+			k->accuracy.rho_sd = r.rho_sd;
+			k->accuracy.explained = r.explained;
+			k->accuracy.err_ratio = r.err_ratio;
+			k->accuracy.chk_ratio = r.chk_ratio;
+			k->accuracy.exposed = r.exposed;
+			k->accuracy.ok = !fail;
+		}
+		if (!fail || box->v != CUA_VERDICT_OK)
+			continue;
+		const char *low = bits == 10 ? "TF32 (or fp16)" : "bf16";
+		box->v = CUA_VERDICT_WRONG_OUTPUT;
+		if (r.corr_fail)
+			snprintf(box->msg, sizeof(box->msg),
+			         "output '%s' (%s) is less accurate than %s arithmetic: its error is "
+			         "the error that rounding the inputs to %s gives (correlation %.3f ± "
+			         "%.3f, %.0f %% of its error explained; correct fp32 code shows |ρ| "
+			         "≤ %.2f) — reduced-precision arithmetic on any path (tensor cores, "
+			         "half conversions, code loaded at run time) fails a %s task",
+			         t->outputs[i].name, where,
+			         bits == 10 ? "fp32" : "TF32", low, r.rho, r.rho_sd,
+			         100 * r.explained, CUA_ACCURACY_RHO_MAX,
+			         cua_precision_name(t->precision));
+		else
+			snprintf(box->msg, sizeof(box->msg),
+			         "output '%s' (%s) is less accurate than %s arithmetic: its RMS error "
+			         "is %.3g times what rounding the inputs to %s costs (at most %.2f "
+			         "here, where the task's trusted fp32 kernel is %.0f times more "
+			         "accurate than that rounding) — reduced precision (rounded inputs "
+			         "or half-precision intermediates) fails a %s task",
+			         t->outputs[i].name, where, bits == 10 ? "fp32" : "TF32", r.err_ratio,
+			         low, CUA_ACCURACY_ERR_MAX, r.chk_ratio > 0 ? 1 / r.chk_ratio : INFINITY,
+			         cua_precision_name(t->precision));
+	}
+}
+
+/* Judges the call that just ran on b (inputs generated from c's key): guard
+ * bands, inputs unchanged, then the oracle on the judge's own copy of the
+ * inputs, the comparison, and (c->precision) the precision rule. Emits a case
  * event; the first failure of the run is kept in box. */
-static bool judge_case(struct shape_bufs *b, uint64_t seed, bool secret, bool recheck,
-                       const char *where, cudaStream_t s, struct cua_verdict_box *box)
+static bool judge_case(struct shape_bufs *b, const struct case_key *c, const char *where,
+                       cudaStream_t s, struct cua_verdict_box *box)
 {
 	const struct cua_task *t = g_task;
 	const char *shape = t->shapes[b->shape].name;
 
-	judge_guards_inputs(b, seed, where, s);
+	judge_guards_inputs(b, &c->key, where, s);
 
-	/* The oracle, into memory the candidate's process cannot map. */
-	{
-		struct cua_tensor in[CUA_MAX_TENSORS], ref[CUA_MAX_TENSORS];
-		for (int i = 0; i < t->n_inputs; i++)
-			in[i] = b->in[i].t;
-		for (int i = 0; i < t->n_outputs; i++)
-			ref[i] = b->ref[i].t;
-		int rc = g_oracle(in, t->n_inputs, ref, t->n_outputs, s);
-		cudaError_t e = cudaDeviceSynchronize();
-		if (rc != 0 || e != cudaSuccess)
-			finish(CUA_VERDICT_HARNESS_ERROR, "the oracle failed (%s): rc %d, %s",
-			       where, rc, cudaGetErrorString(e));
-	}
+	/* The oracle, from inputs regenerated in private memory: what the kernel's
+	 * process does to the shared ones after its call changes nothing here. */
+	for (int i = 0; i < t->n_inputs; i++)
+		generate(&b->priv[i], &c->key, s);
+	oracle_into(b->priv, b->ref, where, s);
 
 	bool all_ok = true;
 	struct cua_case k;
 	memset(&k, 0, sizeof(k));
 	snprintf(k.shape, sizeof(k.shape), "%s", shape);
-	k.secret = secret;
-	k.seed = secret ? 0 : seed;
-	k.recheck = recheck;
+	k.secret = c->secret;
+	k.seed = c->secret ? 0 : c->seed;
+	k.recheck = c->recheck;
 	k.first_bad = -1;
 	unsigned long long tot_n = 0, tot_bad = 0, tot_nan = 0, tot_unw = 0;
 	double max_abs = 0, max_rel = 0;
@@ -1417,9 +1612,19 @@ static bool judge_case(struct shape_bufs *b, uint64_t seed, bool secret, bool re
 			}
 			all_ok = false;
 		}
-		/* Scrub the oracle's result before the candidate can run again. */
-		poison(r, true, s);
 	}
+	/* Precision by accuracy: only for a kernel whose values passed (a wrong one
+	 * has its verdict already). */
+	int bits = forbidden_bits(t);
+	if (all_ok && c->precision && bits && b->chk) {
+		enum cua_verdict before = box->v;
+		check_precision(b, bits, where, &k, s, box);
+		if (before == CUA_VERDICT_OK && box->v != CUA_VERDICT_OK)
+			all_ok = false;
+	}
+	/* Scrub the oracle's result before the candidate can run again. */
+	for (int i = 0; i < t->n_outputs; i++)
+		poison(&b->ref[i], true, s);
 	HARNESS_TRY(cudaDeviceSynchronize());
 	k.ok = all_ok;
 	k.n_elems = tot_n;
@@ -1522,7 +1727,9 @@ static void timing_alloc(const struct job *job, size_t l2_bytes, cudaStream_t s)
 	/* Set 0 now (the calibration and the checks at the timed shape use it); the
 	 * others once the kernel has passed its checks (timing_alloc_rest): most
 	 * kernels an agent writes fail them, and ReLU's sets are 6.4 GB each. */
-	shape_alloc(&TM.sets[0], timed, true);
+	shape_alloc(&TM.sets[0], timed, true, false);
+	TM.sets[0].priv = TM.stage;
+	TM.sets[0].chk = TM.expect;
 	for (int i = 0; i < t->n_inputs; i++)
 		poison(&TM.sets[0].in[i], false, s);
 	TM.flush_bytes = 2 * l2_bytes;
@@ -1548,6 +1755,8 @@ static void timing_alloc_rest(cudaStream_t s)
 	int timed = cua_task_timed_shape(t);
 	for (int k = 1; k < TM.n_sets; k++) {
 		shape_alloc(&TM.sets[k], timed, false);
+		TM.sets[k].priv = TM.stage;   /* a spot check's case (run_timing) */
+		TM.sets[k].chk = TM.expect;
 		for (int i = 0; i < t->n_inputs; i++)
 			poison(&TM.sets[k].in[i], false, s);
 	}
@@ -1591,8 +1800,8 @@ static void window_compare(struct shape_bufs *b, cudaStream_t s)
 /* One timed sample on set b (or, with calib, the empty kernel: the outputs are
  * then given the right answer beforehand, so the check costs what it costs when
  * a kernel passes). See the file's head comment for the order of work. */
-static void run_sample(struct shape_bufs *b, uint64_t seed, bool calib, cudaStream_t s,
-                       struct sample *o, bool same_inputs = false)
+static void run_sample(struct shape_bufs *b, const struct cua_rng_key *key, bool calib,
+                       cudaStream_t s, struct sample *o, bool same_inputs = false)
 {
 	const struct cua_task *t = g_task;
 	struct cua_tensor in[CUA_MAX_TENSORS], ex[CUA_MAX_TENSORS];
@@ -1603,7 +1812,7 @@ static void run_sample(struct shape_bufs *b, uint64_t seed, bool calib, cudaStre
 	 * otherwise run eight times for nothing) */
 	if (!same_inputs) {
 		for (int i = 0; i < t->n_inputs; i++) {
-			generate(&TM.stage[i], seed, s);
+			generate(&TM.stage[i], key, s);
 			in[i] = TM.stage[i].t;
 		}
 		for (int i = 0; i < t->n_outputs; i++)
@@ -1625,7 +1834,12 @@ static void run_sample(struct shape_bufs *b, uint64_t seed, bool calib, cudaStre
 	for (int i = 0; i < t->n_inputs; i++)
 		HARNESS_TRY(cudaMemcpyAsync(b->in[i].t.data, TM.stage[i].t.data, b->in[i].bytes,
 		                            cudaMemcpyDeviceToDevice, s));
-	HARNESS_TRY(cudaMemsetAsync(TM.flush, (int)(seed & 0xff), TM.flush_bytes, s));
+	/* Lines a kernel made persisting (an access-policy window set through launch
+	 * attributes, a set-aside reached through the driver) would survive the
+	 * flush: demote every persisting line of the L2 to normal first. */
+	(void)cudaCtxResetPersistingL2Cache();
+	(void)cudaGetLastError();
+	HARNESS_TRY(cudaMemsetAsync(TM.flush, (int)(key->w[0] & 0xff), TM.flush_bytes, s));
 	watchdog_kernel<<<1, 1, 0, s>>>(TM.wd, WATCHDOG_NS);
 	HARNESS_TRY(cudaGetLastError());
 	HARNESS_TRY(cudaMemcpyAsync(TM.wd_host, TM.wd, 4 * sizeof(unsigned long long),
@@ -1680,8 +1894,8 @@ static void timing_calibrate(const struct job *job, cudaStream_t s)
 	emit_phase("calibration");
 	for (int k = 0; k < WARM + N; k++) {
 		struct sample o;
-		uint64_t seed = cua_mix64(job->secret ^ 0xca11b7a7e0000000ull ^ (uint64_t)k) >> 11;
-		run_sample(&TM.sets[0], seed, true, s, &o, k > 0);
+		struct case_key c = secret_case(job, CUA_RNG_CALIB, (uint64_t)k);
+		run_sample(&TM.sets[0], &c.key, true, s, &o, k > 0);
 		if (!o.ok)
 			finish(CUA_VERDICT_HARNESS_ERROR, "calibration: the judge's own check "
 			       "failed on the right answer");
@@ -1723,8 +1937,8 @@ static void run_timing(const struct job *job, cudaStream_t s, struct cua_verdict
 	double t_warm = cua_now();
 	for (int w = 0; w < 3 || (w < 20 && cua_now() - t_warm < 0.05); w++) {
 		struct sample o;
-		uint64_t seed = cua_mix64(job->secret ^ 0x3a53a53a00000000ull ^ (uint64_t)w) >> 11;
-		run_sample(&TM.sets[w % TM.n_sets], seed, false, s, &o);
+		struct case_key c = secret_case(job, CUA_RNG_WARM, (uint64_t)w);
+		run_sample(&TM.sets[w % TM.n_sets], &c.key, false, s, &o);
 		if (!o.ok)
 			sample_failed(&o, w, box);
 	}
@@ -1743,14 +1957,17 @@ static void run_timing(const struct job *job, cudaStream_t s, struct cua_verdict
 	double mhz0 = measure_sm_mhz(s);
 	double spent = 0, pre_max = 0, gap_max = 0;
 	int n = 0, spot_checks = 0;
-	const int spot_at = (int)(cua_mix64(job->secret ^ 0x5907c4ecull) % (uint64_t)rule.min_samples);
+	struct case_key choice = secret_case(job, CUA_RNG_CHOICE, 0);
+	const int spot_at = (int)(choice.key.w[0] % (uint32_t)rule.min_samples);
 	while (!cua_stop_now(&rule, jv, n, spent)) {
 		struct shape_bufs *b = &TM.sets[n % TM.n_sets];
-		/* Fresh inputs from an unguessable seed for every sample, outputs poisoned:
-		 * nothing a kernel cached (by pointer or by content) is ever right again. */
-		uint64_t seed = cua_mix64(job->secret ^ 0x7157ab1e00000000ull ^ (uint64_t)n) >> 11;
+		/* Fresh inputs from a key of the sample's own for every sample, outputs
+		 * poisoned: nothing a kernel cached (by pointer or by content) is ever
+		 * right again, and no sample's inputs say anything of another's. */
+		struct case_key c = secret_case(job, CUA_RNG_SAMPLE, (uint64_t)n);
+		c.precision = true;   /* the spot check judges precision too */
 		struct sample o;
-		run_sample(b, seed, false, s, &o);
+		run_sample(b, &c.key, false, s, &o);
 		if (!o.ok)
 			sample_failed(&o, n, box);
 		if (o.gap_ms > GAP_LIMIT_MS || o.pre_ms > TM.pre_ref_ms + 1.0)
@@ -1778,7 +1995,7 @@ static void run_timing(const struct job *job, cudaStream_t s, struct cua_verdict
 			for (int i = 0; i < t->n_outputs; i++)
 				view.ref[i] = TM.sets[0].ref[i];
 			snprintf(where, sizeof(where), "timed call %d, checked at random", n + 1);
-			if (!judge_case(&view, seed, true, false, where, s, box))
+			if (!judge_case(&view, &c, where, s, box))
 				finish(box->v, "%s", box->msg);
 			spot_checks++;
 		} else
@@ -1907,8 +2124,11 @@ static void parse_job(int argc, char **argv, struct job *job)
 			     tok = strtok(NULL, ","))
 				if (!parse_u64(tok, &job->seeds[job->n_seeds++]))
 					usage_exit("bad --seeds");
-		} else
-			usage_exit("unknown option");
+		} else {
+			char msg[128];
+			snprintf(msg, sizeof(msg), "unknown option %.60s", a);
+			usage_exit(msg);
+		}
 	}
 	if (!job->task_dir || !job->oracle_so || job->n_seeds < 1 ||
 	    (!job->so && !job->degeneracy && !job->dump_dir))
@@ -1941,22 +2161,17 @@ static void emit_device(const cudaDeviceProp *p)
 
 /* ---- selftest: the task itself ------------------------------------------------ */
 
-/* Runs the oracle into b->ref with each input generated from seeds[i]. */
+/* Runs the oracle into b->ref with input i generated from the public seed
+ * seeds[i] (no kernel runs here: the oracle reads b->in itself). */
 static void oracle_with(struct shape_bufs *b, const uint64_t *seeds, cudaStream_t s)
 {
 	const struct cua_task *t = g_task;
-	struct cua_tensor in[CUA_MAX_TENSORS], ref[CUA_MAX_TENSORS];
 	for (int i = 0; i < t->n_inputs; i++) {
-		generate(&b->in[i], seeds[i], s);
-		in[i] = b->in[i].t;
+		struct cua_rng_key k;
+		cua_rng_public(seeds[i], &k);
+		generate(&b->in[i], &k, s);
 	}
-	for (int i = 0; i < t->n_outputs; i++)
-		ref[i] = b->ref[i].t;
-	int rc = g_oracle(in, t->n_inputs, ref, t->n_outputs, s);
-	cudaError_t e = cudaDeviceSynchronize();
-	if (rc != 0 || e != cudaSuccess)
-		finish(CUA_VERDICT_HARNESS_ERROR, "the oracle failed: rc %d, %s", rc,
-		       cudaGetErrorString(e));
+	oracle_into(b->in, b->ref, "selftest", s);
 }
 
 /* Elements of `a` (f64 or integer, as the oracle writes) outside the task's
@@ -2022,8 +2237,8 @@ static void run_degeneracy(const struct job *job, cudaStream_t s)
 		struct shape_bufs base, other;
 		uint64_t seeds[CUA_MAX_TENSORS];
 		emit_phase("degeneracy %s", shape);
-		shape_alloc(&base, sh);
-		shape_alloc(&other, sh);
+		shape_alloc(&base, sh, true, false);
+		shape_alloc(&other, sh, true, false);
 		for (int i = 0; i < t->n_inputs; i++)
 			seeds[i] = a;
 		oracle_with(&base, seeds, s);
@@ -2098,7 +2313,7 @@ static void run_dump(const struct job *job, cudaStream_t s)
 			continue;
 		struct shape_bufs b;
 		uint64_t seeds[CUA_MAX_TENSORS];
-		shape_alloc(&b, sh);
+		shape_alloc(&b, sh, true, false);
 		for (int i = 0; i < t->n_inputs; i++)
 			seeds[i] = job->seeds[0];
 		oracle_with(&b, seeds, s);
@@ -2261,6 +2476,8 @@ static void judge_job(struct job *job)
 	struct cua_task *task = NULL;
 	double started = g_t0;
 
+	if (!draw_master(job))
+		finish(CUA_VERDICT_HARNESS_ERROR, "getrandom: %s", strerror(errno));
 	if (cua_task_load(job->task_dir, &task, err, sizeof(err)) != CUA_OK)
 		finish(CUA_VERDICT_HARNESS_ERROR, "%s", err);
 	g_task = g_task_owned = task;
@@ -2330,6 +2547,14 @@ static void judge_job(struct job *job)
 		memset(&m, 0, sizeof(m));
 		m.op = CUA_WIRE_LOAD;
 		m.flags = job->trusted ? CUA_WIRE_TRUSTED : 0;
+		if (C.info.pid_ns && !C.info.user_ns && geteuid() == 0)
+			m.flags |= CUA_WIRE_VIEW;
+		for (int i = 0; i < task->n_libraries && !job->trusted; i++) {
+			if (!strcmp(task->libraries[i], "cublas"))
+				m.flags |= CUA_WIRE_LIB_CUBLAS;
+			else if (!strcmp(task->libraries[i], "cudnn"))
+				m.flags |= CUA_WIRE_LIB_CUDNN;
+		}
 		size_t total_b = 0;
 		if (cudaMemGetInfo(&g_free_at_load, &total_b) != cudaSuccess)
 			g_free_at_load = 0;
@@ -2337,7 +2562,7 @@ static void judge_job(struct job *job)
 		snprintf(m.text, sizeof(m.text), "../kernel.so");
 		cand_send(&m, NULL, 0, "load");
 		g_kernel_loaded = true;
-		cand_ready("load");
+		cand_loaded();
 		mark("loaded");
 	}
 
@@ -2356,9 +2581,18 @@ static void judge_job(struct job *job)
 				continue;
 			/* at the timed shape, the timing's buffers (oracle included) */
 			struct shape_bufs *bp = sh == timed && TM.on ? &TM.sets[0] : &checks[sh];
-			for (int k = 0; k < job->n_seeds; k++)
-				run_case(bp, job->seeds[k], false, false, s, &box);
-			run_case(bp, job->secret, true, false, s, &box);
+			/* Precision is judged on every case at a check shape, and at the
+			 * timed shape on the secret case (and a timed sample's spot
+			 * check): a kernel can recognise the public cases there, whose
+			 * inputs anyone can compute, and its precision is what it does
+			 * when it cannot. */
+			for (int k = 0; k < job->n_seeds; k++) {
+				struct case_key c = public_case(job->seeds[k], sh != timed);
+				run_case(bp, &c, s, &box);
+			}
+			struct case_key c = secret_case(job, CUA_RNG_CHECK, (uint64_t)sh);
+			c.precision = true;
+			run_case(bp, &c, s, &box);
 		}
 	mark("checked");
 	cJSON *ck = cJSON_CreateObject();
@@ -2375,7 +2609,8 @@ static void judge_job(struct job *job)
 		run_timing(job, s, &box);
 		mark("timed");
 		/* A kernel that turns lazy after many calls fails here. */
-		run_case(&TM.sets[0], job->recheck, false, true, s, &box);
+		struct case_key c = secret_case(job, CUA_RNG_RECHECK, 0);
+		run_case(&TM.sets[0], &c, s, &box);
 		cJSON *tm = cJSON_CreateObject();
 		cJSON_AddStringToObject(tm, "event", "timed");
 		cJSON_AddNumberToObject(tm, "seconds", cua_now() - t1);
@@ -2432,13 +2667,11 @@ static int judge_serve(int argc, char **argv)
 		payload[hdr[1]] = '\0';
 		int n = 0;
 		jargv[n++] = (char *)"__judge";
-		static const char *key, *secrets;   /* static: setjmp below */
-		key = secrets = NULL;
+		static const char *key;   /* static: setjmp below */
+		key = NULL;
 		for (char *p = payload; p < payload + hdr[1] && n < 63; p += strlen(p) + 1) {
 			if (!strncmp(p, "KEY=", 4) && !key)
 				key = p + 4;
-			else if (!strncmp(p, "SECRETS=", 8) && !secrets)
-				secrets = p + 8;
 			else
 				jargv[n++] = p;
 		}
@@ -2454,16 +2687,8 @@ static int judge_serve(int argc, char **argv)
 		g_t0 = cua_now();
 		g_profile[0] = '\0';
 		if (setjmp(g_next_job) == 0) {
-			unsigned long long a = 0, b = 0;
-			bool have = secrets && sscanf(secrets, "%llu,%llu", &a, &b) == 2;
-			if (secrets)   /* the seeds live in job alone */
-				memset((char *)secrets, 0, strlen(secrets));
 			parse_job(n, jargv, &job);
-			job.secret = a;
-			job.recheck = b;
 			g_jobdir[0] = '\0';
-			if (!have)
-				finish(CUA_VERDICT_HARNESS_ERROR, "a job without its seeds");
 			mark("job");
 			judge_job(&job);
 		}
@@ -2484,19 +2709,14 @@ extern "C" int cua_judge_main(int argc, char **argv)
 	if (argc > 1 && !strcmp(argv[1], "--serve"))
 		return judge_serve(argc, argv);
 	take_channel_key();
-	uint64_t secret = 0, recheck = 0;
-	bool have_secrets = take_secrets(&secret, &recheck);
 	parse_job(argc, argv, &job);
-	job.secret = secret;
-	job.recheck = recheck;
 	if (!g_have_key) {
 		fprintf(stderr, "cuarena __judge: no report channel key in %s\n",
 		        CUA_CHANNEL_KEY_ENV);
 		_exit(2);
 	}
-	if (!have_secrets)
-		finish(CUA_VERDICT_HARNESS_ERROR, "no seeds in %s", CUA_SECRETS_ENV);
-	/* No process of the same user may read our memory (the seeds) or ptrace us. */
+	/* No process of the same user may read our memory (the job's secret key) or
+	 * ptrace us. */
 	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
 	if (!getcwd(g_home, sizeof(g_home)))
 		finish(CUA_VERDICT_HARNESS_ERROR, "getcwd: %s", strerror(errno));

@@ -71,11 +71,17 @@ extern "C" int cua_probe_main(int argc, char **argv)
 	return rc;
 }
 
-__global__ void fill_kernel(float *p, int64_t n, uint64_t seed)
+/* Uniform(-1, 1) from a public seed: one ChaCha20 block per 16 elements. */
+__global__ void fill_kernel(float *p, int64_t n, struct cua_rng_key key)
 {
-	for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n;
-	     i += (int64_t)gridDim.x * blockDim.x)
-		p[i] = (float)cua_rng_value(0, -1.0, 1.0, seed, 0, (uint64_t)i);
+	int64_t nb = (n + 15) / 16;
+	for (int64_t b = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; b < nb;
+	     b += (int64_t)gridDim.x * blockDim.x) {
+		uint32_t w[16];
+		cua_rng_block(&key, 0, (uint64_t)b, w);
+		for (int j = 0; j < 16 && b * 16 + j < n; j++)
+			p[b * 16 + j] = (float)cua_rng_map(CUA_RNG_UNIFORM, -1.0, 1.0, w, j, 1);
+	}
 }
 
 __global__ void to_bf16_kernel(const float *a, __nv_bfloat16 *b, int64_t n)
@@ -148,7 +154,9 @@ extern "C" int cua_measure_main(int argc, char **argv)
 	float *x = NULL, *y = NULL;
 	TRY(cudaMalloc((void **)&x, bytes));
 	TRY(cudaMalloc((void **)&y, bytes));
-	fill_kernel<<<132 * 16, 256>>>(x, (int64_t)(bytes / 4), 1);
+	struct cua_rng_key key;
+	cua_rng_public(1, &key);
+	fill_kernel<<<132 * 16, 256>>>(x, (int64_t)(bytes / 4), key);
 	TRY(cudaDeviceSynchronize());
 	double copy_ms = time_ms([&] { cudaMemcpyAsync(y, x, bytes, cudaMemcpyDeviceToDevice); }, 20);
 	double copy_gbs = 2.0 * (double)bytes / (copy_ms * 1e-3) / 1e9;

@@ -18,8 +18,9 @@ extern "C" {
 #endif
 
 /* A serving judge's job on its stdin: two uint32 (CUA_JOB_MAGIC, payload
- * bytes < CUA_JOB_MAX), then the payload: NUL-separated strings "KEY=<hex>",
- * "SECRETS=S,R", then the one-shot judge's command-line options. */
+ * bytes < CUA_JOB_MAX), then the payload: NUL-separated strings "KEY=<hex>"
+ * (the report channel's key), then the one-shot judge's command-line options.
+ * The job's secret inputs are the judge's own: it draws their key itself. */
 #define CUA_JOB_MAGIC 0x626f6a63u   /* "cjob" */
 #define CUA_JOB_MAX 65536
 

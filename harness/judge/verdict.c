@@ -88,6 +88,30 @@ void cua_eval_max_errors(const struct cua_eval *e, double *max_abs, double *max_
 	*max_rel = mr;
 }
 
+void cua_eval_accuracy(const struct cua_eval *e, struct cua_accuracy_summary *s)
+{
+	memset(s, 0, sizeof(*s));
+	for (int i = 0; i < e->n_cases; i++) {
+		const struct cua_case *k = &e->cases[i];
+		if (!k->accuracy.judged)
+			continue;
+		snprintf(s->vs, sizeof(s->vs), "%s", k->accuracy.vs);
+		s->judged++;
+		s->exposed += k->accuracy.exposed;
+		s->failed += !k->accuracy.ok;
+		if (isfinite(k->accuracy.rho))
+			s->max_rho = fmax(s->max_rho, fabs(k->accuracy.rho));
+		if (isfinite(k->accuracy.explained))
+			s->max_explained = fmax(s->max_explained, k->accuracy.explained);
+		if (isfinite(k->accuracy.err_ratio)) {
+			s->max_err_ratio = fmax(s->max_err_ratio, k->accuracy.err_ratio);
+			if (k->accuracy.exposed)
+				s->max_err_ratio_exposed =
+				    fmax(s->max_err_ratio_exposed, k->accuracy.err_ratio);
+		}
+	}
+}
+
 char *cua_trim_text(const char *s, size_t len, size_t max)
 {
 	static const char mark[] = "\n[... %zu bytes cut ...]\n";
@@ -170,6 +194,18 @@ void cua_case_to_json(cJSON *j, const struct cua_case *k)
 		add_num(j, "got", k->got);
 		add_num(j, "want", k->want);
 	}
+	if (k->accuracy.judged) {
+		cJSON *a = cJSON_AddObjectToObject(j, "accuracy");
+		cJSON_AddStringToObject(a, "vs", k->accuracy.vs);
+		cJSON_AddStringToObject(a, "output", k->accuracy.output);
+		cJSON_AddBoolToObject(a, "ok", k->accuracy.ok);
+		cJSON_AddBoolToObject(a, "exposed", k->accuracy.exposed);
+		add_num(a, "rho", k->accuracy.rho);
+		add_num(a, "rho_sd", k->accuracy.rho_sd);
+		add_num(a, "explained", k->accuracy.explained);
+		add_num(a, "err_ratio", k->accuracy.err_ratio);
+		add_num(a, "chk_ratio", k->accuracy.chk_ratio);
+	}
 }
 
 void cua_timing_to_json(cJSON *j, const struct cua_timing *t)
@@ -237,6 +273,8 @@ cJSON *cua_eval_to_json(const struct cua_eval *e)
 		cJSON_AddStringToObject(o, "jail", e->jail);
 	if (e->output_tail)
 		cua_json_add_text(o, "output", e->output_tail);
+	if (e->sass_note[0])   /* names the kernel's own functions */
+		cua_json_add_text(o, "sass", e->sass_note);
 	return o;
 }
 
@@ -327,6 +365,19 @@ static void case_from(struct rd *r, const cJSON *v, struct cua_case *k)
 		get_str(r, v, "first_bad_at", k->first_bad_at, sizeof(k->first_bad_at), false);
 		k->got = get_num(r, v, "got", false);
 		k->want = get_num(r, v, "want", false);
+	}
+	const cJSON *a = cJSON_GetObjectItemCaseSensitive(v, "accuracy");
+	if (cJSON_IsObject(a)) {   /* since 2026-12-01; optional */
+		k->accuracy.judged = true;
+		get_str(r, a, "vs", k->accuracy.vs, sizeof(k->accuracy.vs), false);
+		get_str(r, a, "output", k->accuracy.output, sizeof(k->accuracy.output), false);
+		k->accuracy.ok = get_bool(a, "ok");
+		k->accuracy.exposed = get_bool(a, "exposed");
+		k->accuracy.rho = get_num(r, a, "rho", false);
+		k->accuracy.rho_sd = get_num(r, a, "rho_sd", false);
+		k->accuracy.explained = get_num(r, a, "explained", false);
+		k->accuracy.err_ratio = get_num(r, a, "err_ratio", false);
+		k->accuracy.chk_ratio = get_num(r, a, "chk_ratio", false);
 	}
 }
 
@@ -430,6 +481,7 @@ enum cua_status cua_eval_from_json(const cJSON *j, struct cua_eval *e, char *err
 	const cJSON *out = cJSON_GetObjectItemCaseSensitive(j, "output");
 	if (cJSON_IsString(out))
 		e->output_tail = strdup(out->valuestring);
+	get_str(&r, j, "sass", e->sass_note, sizeof(e->sass_note), false);
 	if (r.bad) {
 		cua_eval_clear(e);
 		return CUA_E_PARSE;

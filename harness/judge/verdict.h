@@ -56,6 +56,18 @@ struct cua_case {
 	int64_t first_bad;        /* flat index, -1 when none */
 	char first_bad_at[96];    /* "[3, 17]" multi-index of first_bad */
 	double got, want;         /* values at first_bad */
+	/* Precision by accuracy (judge/accuracy.h), where the case was judged by it:
+	 * the output nearest to failing (or failing), its error against what
+	 * rounding the inputs to the forbidden precision (`vs`) costs. */
+	struct {
+		bool judged, ok, exposed;
+		char vs[8];           /* "tf32" (strict tasks) or "bf16" (tf32-allowed) */
+		char output[32];
+		double rho, rho_sd;   /* correlation of the error with the rounding's */
+		double explained;     /* share of the error the rounding accounts for */
+		double err_ratio;     /* RMS error / the rounding's */
+		double chk_ratio;     /* the trusted fp32 kernel's RMS error / the rounding's */
+	} accuracy;
 };
 
 /* Since results schema 2 the time of a kernel is the judge's (judge_ms): its
@@ -108,6 +120,10 @@ struct cua_eval {
 	char jail[96];                /* how the kernel's process was isolated ("" before
 	                               * schema 2, and for oracle-only runs) */
 	char *output_tail;            /* the child's stdout+stderr, trimmed, heap */
+	/* A strict task's precision is judged by value (judge/accuracy.h): the
+	 * tensor-core or half instruction the SASS scan found, which explains a
+	 * value failure ("" when none; JSON "sass"). */
+	char sass_note[512];
 };
 
 /* The timing a kernel is measured by: judge_ms, or event_ms in schema 1 files. */
@@ -117,6 +133,16 @@ void cua_eval_init(struct cua_eval *e, const char *subject);
 void cua_eval_clear(struct cua_eval *e);       /* frees heap members, keeps the struct */
 void cua_eval_fail(struct cua_eval *e, enum cua_verdict v, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/* Precision by accuracy over an evaluation's cases (judge/accuracy.h): how
+ * many were judged and exposed, the largest |ρ| and share explained, the
+ * largest error ratio (over all judged cases, and over the exposed ones). */
+struct cua_accuracy_summary {
+	char vs[8];
+	int judged, exposed, failed;
+	double max_rho, max_explained, max_err_ratio, max_err_ratio_exposed;
+};
+void cua_eval_accuracy(const struct cua_eval *e, struct cua_accuracy_summary *s);
 
 /* The largest finite max_abs and max_rel over an evaluation's cases (0 if none). */
 void cua_eval_max_errors(const struct cua_eval *e, double *max_abs, double *max_rel);

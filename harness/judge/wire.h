@@ -28,7 +28,11 @@ enum cua_wire_op {
 	CUA_WIRE_FAIL = 18,   /* text says why; rc/cuda_err may say more */
 };
 
-#define CUA_WIRE_TRUSTED 1u   /* LOAD: the harness's own kernel: no filter */
+#define CUA_WIRE_TRUSTED 1u   /* LOAD: the harness's own kernel: no filter, no view */
+#define CUA_WIRE_VIEW 2u      /* LOAD: the process is root in namespaces of its own:
+                               * confine its file system before the kernel comes */
+#define CUA_WIRE_LIB_CUBLAS 4u /* LOAD: the task allows cuBLAS (loaded before the view) */
+#define CUA_WIRE_LIB_CUDNN 8u  /* LOAD: the task allows cuDNN (every part of it, likewise) */
 
 struct cua_wire_tensor {
 	uint64_t size;        /* bytes of the mapping (the shared allocation) */

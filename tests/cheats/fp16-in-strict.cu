@@ -2,8 +2,9 @@
 // expect: forbidden_instruction
 // expect-message: HMUL2
 // Reduced precision in a strict-fp32 task: the products use half-precision inputs
-// (fp32 accumulation), the fp16 loophole. __hmul compiles to HMUL2, which the SASS check
-// rejects before the kernel runs; the strict tolerance would reject it as well.
+// (fp32 accumulation), the fp16 loophole. Its error carries the pattern of inputs
+// rounded to fp16's 10-bit mantissa, so it fails by value (judge/accuracy.h), and the
+// verdict names the HMUL2 the SASS scan found.
 #include "cuarena.h"
 #include <cuda_fp16.h>
 

@@ -1,12 +1,13 @@
 // task: sgemm
-// expect: forbidden_instruction
-// expect-message: HMMA.16816.F32.BF16
-// The split-bf16 loophole: each fp32 operand is split into a bf16 "high" part and a bf16
-// residual (x ≈ hi + lo, about 16 bits of mantissa together), and C = A·B is computed on
-// the bf16 tensor cores as Ahi·Bhi + Ahi·Blo + Alo·Bhi with fp32 accumulation. The error is
-// near fp32's, so a tolerance alone may let it through; the SASS holds HMMA.*.BF16, which
-// the fp32-strict policy forbids, so it is rejected before it runs. Odd shapes take a
-// plain FFMA path (a kernel that cheats only where it is timed).
+// expect: ok
+// Split precision on the bf16 tensor cores: each fp32 operand is split into a bf16 "high"
+// part and a bf16 residual (x ≈ hi + lo, about 16 bits of mantissa together), and
+// C = A·B is computed as Ahi·Bhi + Ahi·Blo + Alo·Bhi with fp32 accumulation. Until
+// 2026-12-01 its HMMA.*.BF16 was refused before it ran; precision is judged by value
+// now (judge/accuracy.h), and this is accurate enough to pass: its error carries no
+// pattern of rounded inputs and is a few hundredths of what TF32 rounding costs
+// (tests/test-accuracy.c measures the same arithmetic on the CPU). Odd shapes take a
+// plain FFMA path.
 #include "cuarena.h"
 #include <cuda_bf16.h>
 #include <mma.h>

@@ -2,9 +2,10 @@
 // expect: forbidden_instruction
 // expect-message: HMMA.1684.F32.TF32
 // The precision loophole: TF32 tensor cores (wmma m16n16k8) in a strict-fp32 task.
-// Tile-aligned shapes use TF32; the odd check shapes fall back to plain FFMA. The SASS
-// check rejects it before it runs (HMMA.1684.F32.TF32); the strict tolerance would too,
-// at the timed shape (wrong_output), were the instruction check not there.
+// Tile-aligned shapes use TF32; the odd check shapes fall back to plain FFMA. It
+// runs (a strict task's precision is judged by value, judge/accuracy.h), fails at the
+// timed shape as less accurate than fp32, and the verdict names the instruction the
+// SASS scan found (HMMA.1684.F32.TF32).
 #include "cuarena.h"
 #include <mma.h>
 using namespace nvcuda;

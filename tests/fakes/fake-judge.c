@@ -59,7 +59,7 @@ int main(int argc, char **argv)
 		for (char *p = payload; p < payload + hdr[1]; p += strlen(p) + 1) {
 			if (!strncmp(p, "KEY=", 4))
 				cua_channel_key_parse(p + 4, &key);
-			else if (strncmp(p, "SECRETS=", 8))
+			else
 				word = p;
 		}
 		seq = 0;

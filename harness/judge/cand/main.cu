@@ -10,8 +10,10 @@
  * candidate that rewrites this loop gains nothing but a wrong claim.
  * Build: see the Makefile (nvcc -cudart shared; no other library of ours). */
 #include <cuda_runtime.h>
+#include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -121,16 +123,72 @@ static void do_unmap(const struct cua_wire_msg *m)
 	reply(&ok);
 }
 
+/* A library the task allows, and (cuDNN 9 loads its parts when first used)
+ * every library beside it that starts with `family`: loaded now, since the
+ * confined process can open none of them. */
+static bool preload(const char *soname, const char *family)
+{
+	void *h = dlopen(soname, RTLD_NOW | RTLD_GLOBAL);
+	if (!h)
+		return false;
+	char dir[PATH_MAX];
+	if (!family || dlinfo(h, RTLD_DI_ORIGIN, dir) != 0)
+		return true;
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	while (d && (de = readdir(d))) {
+		char path[PATH_MAX + 256];
+		if (strncmp(de->d_name, family, strlen(family)) || !strstr(de->d_name, ".so"))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		(void)dlopen(path, RTLD_NOW | RTLD_GLOBAL);
+	}
+	if (d)
+		closedir(d);
+	return true;
+}
+
 static void do_load(const struct cua_wire_msg *m)
 {
-	char err[256] = "";
-	if (!(m->flags & CUA_WIRE_TRUSTED) && cua_jail_filter_install(err, sizeof(err)) != CUA_OK) {
+	char err[256] = "", obj[PATH_MAX];
+	const char *path = m->text;
+	bool trusted = m->flags & CUA_WIRE_TRUSTED;
+	if (!realpath(m->text, obj)) {
+		fail(0, "the shared object is not where the judge staged it: %s", strerror(errno));
+		return;
+	}
+	if (!trusted && (((m->flags & CUA_WIRE_LIB_CUBLAS) && !preload("libcublas.so.13", NULL)) ||
+	                 ((m->flags & CUA_WIRE_LIB_CUDNN) && !preload("libcudnn.so.9", "libcudnn")))) {
+		fail(0, "a library the task allows does not load: %s", dlerror());
+		return;
+	}
+	/* The file system shrinks to what a kernel needs (untrusted only: the
+	 * harness's own baselines keep what their libraries load later), the
+	 * process drops to the unprivileged user if it is still root, host memory
+	 * and threads get their ceilings; then the filter. */
+	struct cua_jail_confine c;
+	memset(&c, 0, sizeof(c));
+	c.object = obj;
+	c.view = !trusted && (m->flags & CUA_WIRE_VIEW);
+	c.nproc = trusted ? 0 : 4096;
+	c.as_headroom = trusted ? 0 : 32ull << 30;
+	if (cua_jail_confine(&c, err, sizeof(err)) != CUA_OK) {
+		fail(0, "%s", err);
+		return;
+	}
+	if (getuid() == 0 || geteuid() == 0) {
+		fail(0, "%s", "still root after the drop: not loading");
+		return;
+	}
+	if (c.view)
+		path = CUA_JAIL_OBJECT;
+	if (!trusted && cua_jail_filter_install(err, sizeof(err)) != CUA_OK) {
 		fail(0, "%s", err);
 		return;
 	}
 	/* From here on the candidate's code runs: its constructors now, cua_solve
 	 * later, all under the filter. */
-	void *h = dlopen(m->text, RTLD_NOW | RTLD_LOCAL);
+	void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
 	if (!h) {
 		fail(0, "the shared object does not load: %s", dlerror());
 		return;
