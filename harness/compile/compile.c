@@ -675,6 +675,10 @@ static void find_bound(const struct cua_child_result *r, const char *log, long m
 	                                       "File too large" };
 	static const char *const no_fork[] = { "Resource temporarily unavailable",
 	                                       "cannot fork", "Cannot fork", "vfork" };
+	/* all nvcc says when it cannot start its first step (gcc would say why
+	 * itself if it were missing or broken) */
+	static const char nvcc_alone[] =
+		"nvcc fatal   : Failed to preprocess host compiler properties.\n";
 	char lim[32];
 	bool sig = r->how == CUA_CHILD_SIGNALED;
 
@@ -693,7 +697,8 @@ static void find_bound(const struct cua_child_result *r, const char *log, long m
 		snprintf(b->bound, sizeof(b->bound),
 		         "the build ran out of memory: each compiler process may use %s of "
 		         "address space", lim);
-	} else if (nproc > 0 && log_says(log, no_fork, CUA_ARRAY_LEN(no_fork))) {
+	} else if (nproc > 0 && (log_says(log, no_fork, CUA_ARRAY_LEN(no_fork)) ||
+	                         (log && !strcmp(log, nvcc_alone)))) {
 		snprintf(b->bound, sizeof(b->bound),
 		         "the build could not start a process: it may have %ld at once", nproc);
 	}

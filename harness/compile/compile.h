@@ -14,12 +14,14 @@
 #define CUA_MAX_SOURCE (256 * 1024)   /* bytes; larger sources are refused */
 
 /* The build's bounds beside its wall time: the address space of each compiler
- * process (cicc, ptxas and cc1plus build the whole catalogue in a third of it;
- * docs/MEASUREMENTS.md) and the processes (and threads) it may have at once. Its
- * CPU time is bounded per process by the wall-time limit, its files and its
- * object by CUA_OBJECT_MAX. */
+ * process (the largest build measured, a Thrust candidate, needs 0.75 GiB;
+ * docs/MEASUREMENTS.md) and the processes and threads it may have at once (a
+ * build has at most 5; the count is the user's, so as root it is shared with
+ * every process of uid 65534, kernels' included, and in a user namespace it is
+ * the build's own). Its CPU time is bounded per process by the wall-time limit,
+ * its files and its object by CUA_OBJECT_MAX. */
 #define CUA_BUILD_MEM (2L << 30)
-#define CUA_BUILD_NPROC 512
+#define CUA_BUILD_NPROC 1024
 
 /* Whether nvcc runs in its jail. */
 enum cua_build_jail {
