@@ -1,8 +1,7 @@
 /* compile.c — nvcc → .so in a jail of its own (a view of the toolkit, the system
  * headers, the host compiler and our headers; unprivileged, no network), bounded
  * in time, memory, processes and output, and cached. */
-#include "compile/compile.h"
-#include "judge/sandbox.h"
+#include "compile/build-jail.h"
 #include "judge/verdict.h"
 
 #include <dirent.h>
@@ -262,159 +261,6 @@ static bool cache_entry_intact(const char *so, const char *sum, char digest[65])
 	return ok;
 }
 
-/* ---- the jail ---------------------------------------------------------------- */
-
-#if defined(__x86_64__)
-#define TRIPLE "x86_64-linux-gnu"
-#elif defined(__aarch64__)
-#define TRIPLE "aarch64-linux-gnu"
-#else
-#define TRIPLE "unknown-linux-gnu"
-#endif
-
-/* Where our files are in the jail: fixed paths, so that a build's command line
- * (its key, its object) is the same in any checkout. */
-#define AT_ROOT "/cuarena"
-#define AT_SRC AT_ROOT "/src"
-#define JAIL_ID 65534   /* the jail's user when the harness is root (sandbox.c) */
-
-/* The system's share of the view, each skipped where this machine has none: the
- * headers, the host compiler's internals, the libraries its programs and the
- * linker load (the toolkit's libraries are in the toolkit), the dynamic
- * loader's cache and the alternatives system's links (Debian's cc, a packaged
- * cuDNN's headers). Nothing of /etc but those two, nothing of /home, /root,
- * /var, /run or /proc. */
-static const char *const system_view[] = {
-	"/usr/include", "/usr/local/include", "/usr/lib/gcc", "/usr/libexec/gcc",
-	"/usr/lib/" TRIPLE, "/lib/" TRIPLE, "/usr/lib64", "/lib64", "/usr/local/lib",
-	"/usr/local/lib64", "/etc/ld.so.cache", "/etc/alternatives",
-};
-/* The host compiler's programs, where the build's PATH finds them, and the
- * shell nvcc runs each step of its pipeline with. */
-static const char *const compiler_programs[] = {
-	"gcc", "g++", "cc", "c++", "cpp", "as", "ld", "ld.bfd", "ld.gold", "sh",
-};
-static const char *const program_dirs[] = { "/usr/local/bin", "/usr/bin", "/bin" };
-
-struct view {
-	struct cua_view_entry *e;
-	char **own;     /* the entries' strings, two per entry */
-	int n, cap;
-};
-
-static void view_add(struct view *v, const char *host, const char *at, unsigned flags)
-{
-	if (v->n == v->cap) {
-		v->cap = v->cap ? 2 * v->cap : 48;
-		v->e = cua_xrealloc(v->e, (size_t)v->cap * sizeof(*v->e));
-		v->own = cua_xrealloc(v->own, 2 * (size_t)v->cap * sizeof(*v->own));
-	}
-	char *h = host ? cua_xstrdup(host) : NULL, *a = at ? cua_xstrdup(at) : NULL;
-	v->own[2 * v->n] = h;
-	v->own[2 * v->n + 1] = a;
-	v->e[v->n++] = (struct cua_view_entry){ .host = h, .at = a, .flags = flags };
-}
-
-static void view_free(struct view *v)
-{
-	for (int i = 0; i < 2 * v->n; i++)
-		free(v->own[i]);
-	free(v->own);
-	free(v->e);
-	memset(v, 0, sizeof(*v));
-}
-
-static void size_text(double bytes, char *buf, size_t len);
-
-static pthread_once_t jail_once = PTHREAD_ONCE_INIT;
-static bool jail_ok, jail_user_ns;
-static char jail_why[CUA_ERR_LEN];
-
-static void probe_jail(void)
-{
-	const char *sw = getenv("CUARENA_BUILD_JAIL");
-	if (sw && !strcmp(sw, "off")) {
-		snprintf(jail_why, sizeof(jail_why), "CUARENA_BUILD_JAIL=off");
-		return;
-	}
-	jail_ok = cua_sandbox_jail_probe(&jail_user_ns, jail_why, sizeof(jail_why)) == CUA_OK;
-}
-
-bool cua_build_jail_available(char *why, size_t len)
-{
-	pthread_once(&jail_once, probe_jail);
-	if (why && len)
-		snprintf(why, len, "%s", jail_ok ? "" : jail_why);
-	return jail_ok;
-}
-
-void cua_build_jail_describe(char *buf, size_t len)
-{
-	if (!cua_build_jail_available(NULL, 0)) {
-		snprintf(buf, len, "none: %s", jail_why);
-		return;
-	}
-	char mem[32], obj[32];
-	size_text((double)CUA_BUILD_MEM, mem, sizeof(mem));
-	size_text((double)CUA_OBJECT_MAX, obj, sizeof(obj));
-	snprintf(buf, len, "%s, own mount/net/IPC/UTS namespaces, a view of the toolkit, "
-	         "the system headers and the compiler; %s per process, %d processes, %s files",
-	         jail_user_ns ? (geteuid() == 0 ? "uid 65534 in a user namespace"
-	                                        : "a user namespace")
-	                      : "uid 65534",
-	         mem, CUA_BUILD_NPROC, obj);
-}
-
-/* Said once per process, on the way a build goes on without its jail. */
-static void warn_unjailed(void)
-{
-	static atomic_flag said = ATOMIC_FLAG_INIT;
-	if (!atomic_flag_test_and_set(&said))
-		fprintf(stderr, "cuarena: warning: nvcc runs unjailed, with the whole file system "
-		        "in view (docs/SECURITY.md): %s\n", jail_why);
-}
-
-/* ---- one build's private folder ------------------------------------------------ */
-
-/* The build's folder: tmp/ (nvcc's cwd, TMPDIR and output: the only place it
- * writes) and src/ (the copies of the source and of the headers beside it, the
- * bytes its key was made of). Removed after the build. */
-struct work {
-	char dir[CUA_PATH_LEN];
-	char tmp[CUA_PATH_BUF];
-	char src[CUA_PATH_BUF];
-};
-
-static enum cua_status work_make(struct work *w, bool jailed, char *err, size_t errlen)
-{
-	const char *base = getenv("TMPDIR");
-	if (!base || !*base)
-		base = "/tmp";
-	w->dir[0] = '\0';
-	if (cua_pathf(w->dir, sizeof(w->dir), err, errlen, "%s/cuarena-build-XXXXXX", base) !=
-	    CUA_OK || !mkdtemp(w->dir)) {
-		if (err && !err[0])
-			cua_errf(err, errlen, "cannot make a build folder under %s: %s", base,
-			         strerror(errno));
-		w->dir[0] = '\0';
-		return CUA_E_SYSTEM;
-	}
-	snprintf(w->tmp, sizeof(w->tmp), "%s/tmp", w->dir);
-	snprintf(w->src, sizeof(w->src), "%s/src", w->dir);
-	if (mkdir(w->tmp, 0700) != 0 || mkdir(w->src, 0755) != 0) {
-		cua_errf(err, errlen, "cannot make %s/tmp and /src: %s", w->dir, strerror(errno));
-		return CUA_E_SYSTEM;
-	}
-	/* As root the jail's user is 65534: its tmp is its own, and the folder above
-	 * may be passed through (a jail in a user namespace binds it as that user). */
-	if (jailed && geteuid() == 0 &&
-	    (chown(w->tmp, JAIL_ID, JAIL_ID) != 0 || chmod(w->dir, 0711) != 0)) {
-		cua_errf(err, errlen, "cannot give %s to uid %d: %s", w->tmp, JAIL_ID, strerror(errno));
-		return CUA_E_SYSTEM;
-	}
-	return CUA_OK;
-}
-
 /* Writes a file of ours into the build's folder (no fsync: it lives for one build). */
 static enum cua_status put_file(const char *path, const char *buf, size_t len, char *err,
                                 size_t errlen)
@@ -497,213 +343,6 @@ static void headers_free(struct headers *hs)
 	memset(hs, 0, sizeof(*hs));
 }
 
-/* The source's name in the jail: its own when it is a plain one, else
- * candidate.cu (the name shows in the log and in the object). */
-static void jail_name(const char *abs_src, char *out, size_t len)
-{
-	const char *base = strrchr(abs_src, '/');
-	base = base ? base + 1 : abs_src;
-	size_t n = strlen(base);
-	bool plain = n > 3 && n < 200 && !strcmp(base + n - 3, ".cu") &&
-	             strspn(base, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-	                          "0123456789._+-") == n && base[0] != '.';
-	const char *pick = plain ? base : "candidate.cu";
-	size_t k = strlen(pick);   /* < 200 */
-	memcpy(out, pick, k + 1 <= len ? k + 1 : len);
-	out[len - 1] = '\0';
-}
-
-/* The view of one build: the toolkit (nvcc's folder's parent, at its own path),
- * the system's share, the compiler's programs, our headers at AT_ROOT, the
- * source (a copy in work->src, or for a baseline the repository's baselines/
- * folder), the build's tmp and /dev/null. */
-static void jail_view(struct view *v, const char *nvcc, const char *abs_root, bool baseline,
-                      const struct work *w)
-{
-	char toolkit[CUA_PATH_LEN], p[CUA_PATH_BUF];
-	snprintf(toolkit, sizeof(toolkit), "%s", nvcc);
-	for (int up = 0; up < 2; up++) {
-		char *sl = strrchr(toolkit, '/');
-		if (sl && sl != toolkit)
-			*sl = '\0';
-	}
-	view_add(v, toolkit, NULL, 0);
-	for (size_t i = 0; i < CUA_ARRAY_LEN(system_view); i++)
-		view_add(v, system_view[i], NULL, CUA_VIEW_OPTIONAL);
-	for (size_t i = 0; i < CUA_ARRAY_LEN(compiler_programs); i++)
-		for (size_t d = 0; d < CUA_ARRAY_LEN(program_dirs); d++) {
-			snprintf(p, sizeof(p), "%s/%s", program_dirs[d], compiler_programs[i]);
-			if (access(p, X_OK) == 0)
-				view_add(v, p, NULL, 0);
-		}
-	snprintf(p, sizeof(p), "%s/include", abs_root);
-	view_add(v, p, AT_ROOT "/include", CUA_VIEW_OPTIONAL);
-	snprintf(p, sizeof(p), "%s/tasks/common", abs_root);
-	view_add(v, p, AT_ROOT "/tasks/common", CUA_VIEW_OPTIONAL);
-	if (baseline) {
-		snprintf(p, sizeof(p), "%s/baselines", abs_root);
-		view_add(v, p, AT_ROOT "/baselines", 0);
-	} else {
-		view_add(v, w->src, AT_SRC, 0);
-	}
-	view_add(v, w->tmp, "/tmp", CUA_VIEW_RW);
-	view_add(v, "/dev/null", NULL, 0);
-}
-
-/* ---- the object, into the cache ------------------------------------------------ */
-
-/* Copies the object nvcc wrote (a file of the compiler's user: read, never
- * moved) to `to`, a new file of the harness's, with its digest. *size is its
- * size; *over says it is larger than max (then nothing is copied). The object
- * missing or not a plain file is CUA_E_NOT_FOUND. */
-static enum cua_status copy_object(const char *from, const char *to, size_t max, char digest[65],
-                                   size_t *size, bool *over, char *err, size_t errlen)
-{
-	enum cua_status result = CUA_E_IO;
-	struct stat st;
-	char *buf = NULL;
-	int out = -1;
-	int in = open(from, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-
-	*size = 0;
-	*over = false;
-	if (in < 0 || fstat(in, &st) != 0 || !S_ISREG(st.st_mode)) {
-		result = CUA_E_NOT_FOUND;
-		goto out;
-	}
-	*size = (size_t)st.st_size;
-	if ((size_t)st.st_size > max) {
-		*over = true;
-		result = CUA_OK;
-		goto out;
-	}
-	out = open(to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-	if (out < 0) {
-		cua_errf(err, errlen, "%s: cannot write: %s", to, strerror(errno));
-		goto out;
-	}
-	struct cua_sha256 *h = cua_sha256_new();
-	enum { CHUNK = 1 << 20 };
-	buf = cua_xmalloc(CHUNK);
-	size_t total = 0;
-	for (;;) {
-		ssize_t n = read(in, buf, CHUNK);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			cua_errf(err, errlen, "%s: read error: %s", from, strerror(errno));
-			break;
-		}
-		if (n == 0) {
-			result = CUA_OK;
-			break;
-		}
-		total += (size_t)n;
-		if (total > max) {   /* grew since it was measured: something still writes it */
-			*over = true;
-			result = CUA_OK;
-			break;
-		}
-		cua_sha256_update(h, buf, (size_t)n);
-		for (ssize_t done = 0; done < n;) {
-			ssize_t w = write(out, buf + done, (size_t)(n - done));
-			if (w < 0 && errno == EINTR)
-				continue;
-			if (w <= 0) {
-				cua_errf(err, errlen, "%s: write failed: %s", to, strerror(errno));
-				n = -1;
-				break;
-			}
-			done += w;
-		}
-		if (n < 0)
-			break;
-	}
-	cua_sha256_final(h, digest);
-	*size = total > *size ? total : *size;
-	if (close(out) != 0 && result == CUA_OK) {
-		cua_errf(err, errlen, "%s: cannot finish writing: %s", to, strerror(errno));
-		result = CUA_E_IO;
-	}
-	out = -1;
-	if (result != CUA_OK || *over)
-		unlink(to);
-out:
-	if (out >= 0) {
-		close(out);
-		unlink(to);
-	}
-	if (in >= 0)
-		close(in);
-	free(buf);
-	return result;
-}
-
-/* ---- bounds ---------------------------------------------------------------------- */
-
-static void size_text(double bytes, char *buf, size_t len)
-{
-	if (bytes >= (1 << 30))
-		snprintf(buf, len, "%.3g GiB", bytes / (1 << 30));
-	else if (bytes >= (1 << 20))
-		snprintf(buf, len, "%.3g MiB", bytes / (1 << 20));
-	else
-		snprintf(buf, len, "%.3g KiB", bytes / 1024);
-}
-
-static bool log_says(const char *log, const char *const *words, size_t n)
-{
-	for (size_t i = 0; log && i < n; i++)
-		if (strstr(log, words[i]))
-			return true;
-	return false;
-}
-
-/* The bound a failed build met, in b->bound (with b->timed_out for time), from
- * how nvcc ended and what the compiler's programs said as they died: each
- * names its own failure to allocate, fork or write, or the signal that ended
- * it (SIGXCPU 24, SIGXFSZ 25). A build that failed for no bound leaves it "". */
-static void find_bound(const struct cua_child_result *r, const char *log, long mem, long cpu,
-                       long nproc, size_t object_max, struct cua_build *b)
-{
-	static const char *const no_memory[] = {
-		"out of memory", "memory exhausted", "bad_alloc", "Cannot allocate memory",
-		"Memory allocation failure", "Could not allocate", "Insufficient memory",
-	};
-	static const char *const no_cpu[] = { "CPU time limit", "signal 24", "Signal 24" };
-	static const char *const no_file[] = { "File size limit", "signal 25", "Signal 25",
-	                                       "File too large" };
-	static const char *const no_fork[] = { "Resource temporarily unavailable",
-	                                       "cannot fork", "Cannot fork", "vfork" };
-	/* all nvcc says when it cannot start its first step (gcc would say why
-	 * itself if it were missing or broken) */
-	static const char nvcc_alone[] =
-		"nvcc fatal   : Failed to preprocess host compiler properties.\n";
-	char lim[32];
-	bool sig = r->how == CUA_CHILD_SIGNALED;
-
-	b->bound[0] = '\0';
-	if ((sig && (r->sig == SIGXCPU || (r->sig == SIGKILL && cpu > 0 && r->cpu_s >= cpu))) ||
-	    log_says(log, no_cpu, CUA_ARRAY_LEN(no_cpu))) {
-		b->timed_out = true;
-		snprintf(b->bound, sizeof(b->bound),
-		         "the build used up its CPU time: %ld s for each compiler process", cpu);
-	} else if ((sig && r->sig == SIGXFSZ) || log_says(log, no_file, CUA_ARRAY_LEN(no_file))) {
-		size_text((double)object_max, lim, sizeof(lim));
-		snprintf(b->bound, sizeof(b->bound),
-		         "the build wrote a file over the object-size limit of %s", lim);
-	} else if (mem > 0 && log_says(log, no_memory, CUA_ARRAY_LEN(no_memory))) {
-		size_text((double)mem, lim, sizeof(lim));
-		snprintf(b->bound, sizeof(b->bound),
-		         "the build ran out of memory: each compiler process may use %s of "
-		         "address space", lim);
-	} else if (nproc > 0 && (log_says(log, no_fork, CUA_ARRAY_LEN(no_fork)) ||
-	                         (log && !strcmp(log, nvcc_alone)))) {
-		snprintf(b->bound, sizeof(b->bound),
-		         "the build could not start a process: it may have %ld at once", nproc);
-	}
-}
-
 /* ---- the build ------------------------------------------------------------------- */
 
 enum cua_status cua_build_so(const char *src_path, const struct cua_build_opts *o,
@@ -722,8 +361,8 @@ enum cua_status cua_build_so(const char *src_path, const struct cua_build_opts *
 	struct cua_child_result r;
 	bool have_r = false;
 	struct headers hs = { 0 };
-	struct view view = { 0 };
-	struct work w = { .dir = "" };
+	struct cua_build_view view = { 0 };
+	struct cua_build_work w = { .dir = "" };
 
 	memset(b, 0, sizeof(*b));
 	if (!o->nvcc) {
@@ -746,14 +385,15 @@ enum cua_status cua_build_so(const char *src_path, const struct cua_build_opts *
 		return CUA_E_NOT_FOUND;
 	}
 	bool jailed = o->jail != CUA_BUILD_JAIL_OFF;
-	if (jailed && !cua_build_jail_available(NULL, 0)) {
+	char why[CUA_ERR_LEN];
+	if (jailed && !cua_build_jail_available(why, sizeof(why))) {
 		if (o->jail == CUA_BUILD_JAIL_REQUIRE) {
 			cua_errf(err, errlen, "nvcc cannot be jailed here, and this build requires it: "
-			         "%s", jail_why);
+			         "%s", why);
 			return CUA_E_SYSTEM;
 		}
 		jailed = false;
-		warn_unjailed();
+		cua_build_jail_warn();
 	}
 	src_path = abs_src;
 	result = cua_read_file(src_path, CUA_MAX_SOURCE, &src, &src_len, err, errlen);
@@ -781,8 +421,8 @@ enum cua_status cua_build_so(const char *src_path, const struct cua_build_opts *
 
 	/* The jail's paths are fixed; unjailed, the repository's own. */
 	if (jailed) {
-		snprintf(inc1, sizeof(inc1), "-I" AT_ROOT "/include");
-		snprintf(inc2, sizeof(inc2), "-I" AT_ROOT "/tasks/common");
+		snprintf(inc1, sizeof(inc1), "-I" CUA_BUILD_AT_ROOT "/include");
+		snprintf(inc2, sizeof(inc2), "-I" CUA_BUILD_AT_ROOT "/tasks/common");
 	} else {
 		snprintf(inc1, sizeof(inc1), "-I%s/include", abs_root);
 		snprintf(inc2, sizeof(inc2), "-I%s/tasks/common", abs_root);
@@ -887,11 +527,11 @@ enum cua_status cua_build_so(const char *src_path, const struct cua_build_opts *
 		goto out;
 	}
 
-	result = work_make(&w, jailed, err, errlen);
+	result = cua_build_jail_work(&w, jailed, err, errlen);
 	if (result != CUA_OK)
 		goto out;
 	char name[256];
-	jail_name(abs_src, name, sizeof(name));
+	cua_build_jail_name(abs_src, name, sizeof(name));
 	if (jailed) {
 		/* what the jail compiles is the bytes hashed */
 		char p[CUA_PATH_BUF];
@@ -907,11 +547,11 @@ enum cua_status cua_build_so(const char *src_path, const struct cua_build_opts *
 		if (result != CUA_OK)
 			goto out;
 		if (baseline)
-			snprintf(src_arg, sizeof(src_arg), AT_ROOT "/baselines/%s", abs_src + strlen(bdir));
+			snprintf(src_arg, sizeof(src_arg), CUA_BUILD_AT_ROOT "/baselines/%s", abs_src + strlen(bdir));
 		else
-			snprintf(src_arg, sizeof(src_arg), AT_SRC "/%s", name);
+			snprintf(src_arg, sizeof(src_arg), CUA_BUILD_AT_SRC "/%s", name);
 		snprintf(tmpdir, sizeof(tmpdir), "/tmp");
-		jail_view(&view, o->nvcc, abs_root, baseline, &w);
+		cua_build_jail_view(&view, o->nvcc, abs_root, baseline, &w);
 	} else {
 		snprintf(src_arg, sizeof(src_arg), "%s", abs_src);
 		snprintf(tmpdir, sizeof(tmpdir), "%s", w.tmp);
@@ -983,7 +623,7 @@ enum cua_status cua_build_so(const char *src_path, const struct cua_build_opts *
 		goto out;
 	}
 	if (r.how != CUA_CHILD_NORMAL || r.code != 0) {
-		find_bound(&r, b->log, o->mem_bytes, cpu, o->nproc, object_max, b);
+		cua_build_jail_bound(&r, b->log, o->mem_bytes, cpu, o->nproc, object_max, b);
 		if (r.how == CUA_CHILD_NORMAL && !b->bound[0])
 			cua_write_file(fail_path, b->log ? b->log : "", b->log ? strlen(b->log) : 0,
 			               NULL, 0);
@@ -999,7 +639,8 @@ enum cua_status cua_build_so(const char *src_path, const struct cua_build_opts *
 	         (long)getpid(), atomic_fetch_add(&serial, 1));
 	size_t size = 0;
 	bool over = false;
-	result = copy_object(out_host, tmp_so, object_max, b->so_sha256, &size, &over, err, errlen);
+	result = cua_build_jail_copy_object(out_host, tmp_so, object_max, b->so_sha256, &size, &over,
+	                                    err, errlen);
 	if (result == CUA_E_NOT_FOUND) {   /* nvcc said yes and wrote nothing */
 		result = CUA_OK;
 		goto out;
@@ -1008,8 +649,8 @@ enum cua_status cua_build_so(const char *src_path, const struct cua_build_opts *
 		goto out;
 	if (over) {
 		char lim[32], got[32];
-		size_text((double)object_max, lim, sizeof(lim));
-		size_text((double)size, got, sizeof(got));
+		cua_build_jail_size_text((double)object_max, lim, sizeof(lim));
+		cua_build_jail_size_text((double)size, got, sizeof(got));
 		snprintf(b->bound, sizeof(b->bound),
 		         "the object is %s, over the object-size limit of %s", got, lim);
 		b->so_sha256[0] = '\0';
@@ -1050,7 +691,7 @@ out:
 	if (!b->ok)
 		b->so_sha256[0] = '\0';
 	headers_free(&hs);
-	view_free(&view);
+	cua_build_jail_view_clear(&view);
 	free(src);
 	return result;
 }
