@@ -1,9 +1,10 @@
 /* sandbox.c — fork/exec of one untrusted child with rlimits, a scrubbed
  * environment, a private temp dir, captured output and a deadline (sandbox.h).
  *
- * A little over the ~900 lines of STYLE: its two ways to run a child (once, or
+ * Over the ~900 lines of STYLE: its two ways to run a child (once, or
  * staying for exchange after exchange) share the helpers that make a child safe
- * (environment, rlimits, namespaces, capture), which must stay in one place.
+ * (environment, rlimits, namespaces, the jail, capture), which must stay in one
+ * place.
  */
 #include "judge/sandbox.h"
 
