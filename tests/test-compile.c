@@ -736,7 +736,7 @@ Test(compile, a_build_past_its_cpu_time_is_a_timeout_naming_the_bound)
 
 Test(compile, a_build_over_its_process_bound_is_a_compile_error_naming_it)
 {
-	need_nvcc();
+	need_jail();   /* RLIMIT_NPROC binds no root process: unjailed, root's build is free */
 	const char *p = write_src("k.cu", valid_src, strlen(valid_src));
 	/* nvcc alone: it cannot start its first step (with 2, gcc could not start
 	 * cc1plus, and retries for 15 s first). As root the count is uid 65534's,
