@@ -815,3 +815,22 @@ Test(compile, without_a_jail_a_required_one_is_an_error_and_auto_goes_on)
 	cr_expect_not(build.jailed);
 	unsetenv("CUARENA_BUILD_JAIL");
 }
+
+/* Regression (found under ASan, whose shadow memory is terabytes): the memory
+ * bound was set in the build's child before the jail was made, and a harness
+ * whose address space was already over it (a sanitizer, a server's many thread
+ * stacks) had that child die of SIGSEGV growing its stack: every build failed,
+ * with no log. The bound is now set just before execve. */
+#include <sys/mman.h>
+
+Test(compile, a_harness_larger_than_the_memory_bound_still_builds)
+{
+	need_nvcc();
+	/* 8 GiB of address space reserved (nothing committed): over the 2 GiB bound */
+	void *big = mmap(NULL, 8UL << 30, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+	                 -1, 0);
+	cr_assert_neq(big, MAP_FAILED);
+	const char *p = write_src("k.cu", valid_src, strlen(valid_src));
+	build_ok(p, &build);
+	munmap(big, 8UL << 30);
+}

@@ -348,8 +348,6 @@ static void child_main(const struct child_setup *s)
 		child_fail(status_fd, STAGE_RLIMIT);
 	if (o->nofile > 0 && set_limit(RLIMIT_NOFILE, (rlim_t)o->nofile) < 0)
 		child_fail(status_fd, STAGE_RLIMIT);
-	if (o->as_bytes > 0 && set_limit(RLIMIT_AS, (rlim_t)o->as_bytes) < 0)
-		child_fail(status_fd, STAGE_RLIMIT);
 	if (o->nproc > 0 && !o->view)
 		nproc_limit(o->nproc, status_fd);
 
@@ -368,6 +366,11 @@ static void child_main(const struct child_setup *s)
 
 	if (s->dir && chdir(s->dir) < 0)
 		child_fail(status_fd, STAGE_CWD);
+	/* Last: this process is a copy of the harness, whose address space may
+	 * already be over the limit (its threads' stacks, a sanitizer's shadow):
+	 * from here on nothing grows before execve replaces it. */
+	if (o->as_bytes > 0 && set_limit(RLIMIT_AS, (rlim_t)o->as_bytes) < 0)
+		child_fail(status_fd, STAGE_RLIMIT);
 
 	execve(s->path, s->argv, s->envp);
 	child_fail(status_fd, STAGE_EXEC);
