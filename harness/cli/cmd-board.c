@@ -1,8 +1,11 @@
 /* cmd-board.c — `cuarena board RUN... [--md FILE] [--html DIR]`: a leaderboard
- * across agents and agent versions, as markdown and as static HTML (inline CSS
- * and a few lines of inline JS for sortable columns; no external resources),
- * with a page per task showing every agent's verdict, speedup and kernel. */
+ * across agents and agent versions, as markdown and as static HTML: the board, a
+ * page per task (every agent's verdict, speedup and kernel, the prompt) and a
+ * page per episode (every turn: boards/transcript.h), with one stylesheet and
+ * one script beside them (boards/html.h) and nothing fetched from anywhere. */
 #include "cli/cli.h"
+#include "boards/html.h"
+#include "boards/transcript.h"
 #include "results/metrics.h"
 
 #include <errno.h>
@@ -17,6 +20,7 @@ struct entry {
 	struct cua_results *run;
 	struct cua_scores s;
 	char label[160];
+	char slug[128];           /* its folder under episodes/ */
 };
 
 struct board {
@@ -24,6 +28,8 @@ struct board {
 	struct entry *e;          /* sorted by GeoMean vs nvcc, best first */
 	int n_tasks;
 	char (*tasks)[64];        /* every task any run mentions, sorted */
+	char (*pages)[128];       /* each task's page name (HTML only) */
+	char **prompts;           /* each task's prompt, the first run's that recorded it */
 };
 
 /* ---- building the board ------------------------------------------------------------ */
@@ -97,6 +103,10 @@ static void board_free(struct board *b)
 {
 	for (int k = 0; k < b->n; k++)
 		cua_scores_clear(&b->e[k].s);
+	for (int i = 0; b->prompts && i < b->n_tasks; i++)
+		free(b->prompts[i]);
+	free(b->prompts);
+	free(b->pages);
 	free(b->e);
 	free(b->tasks);
 }
@@ -132,16 +142,6 @@ static const char *verdict_of(const struct entry *e, const struct cua_task_score
 static void date_of(const struct cua_results *r, char *buf, size_t len)
 {
 	snprintf(buf, len, "%.10s", r->created[0] ? r->created : "?");
-}
-
-/* Task page file name: the id with anything but [A-Za-z0-9._-] made '-'. */
-static void page_name(const char *id, char *buf, size_t len)
-{
-	snprintf(buf, len, "%s", id);
-	for (char *p = buf; *p; p++)
-		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-		      (*p >= '0' && *p <= '9') || *p == '.' || *p == '_' || *p == '-'))
-			*p = '-';
 }
 
 static bool final(const struct board *b)
@@ -196,76 +196,13 @@ static void write_md(FILE *f, const struct board *b)
 	}
 }
 
-/* ---- HTML ------------------------------------------------------------------------------ */
-
-static const char css[] =
-	"body{font:15px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,'DejaVu Sans',sans-serif;"
-	"margin:2em auto;max-width:1200px;padding:0 1em;color:#1d2330;background:#fff}\n"
-	"h1{font-size:1.6em;margin:.2em 0}h2{font-size:1.2em;margin-top:2em}\n"
-	"p.note{color:#555;max-width:60em}\n"
-	"table{border-collapse:collapse;margin:1em 0;min-width:60%}\n"
-	"th,td{padding:.35em .7em;border-bottom:1px solid #dde1e8;text-align:left;"
-	"white-space:nowrap}\n"
-	"th{background:#f3f5f9;font-weight:600;cursor:pointer;user-select:none}\n"
-	"th:hover{background:#e6eaf2}\n"
-	"th[aria-sort=ascending]::after{content:' \\25B2'}th[aria-sort=descending]::after"
-	"{content:' \\25BC'}\n"
-	"td.num{text-align:right;font-variant-numeric:tabular-nums}\n"
-	"tbody tr:nth-child(even){background:#fafbfd}\n"
-	"tr.win{background:#e9f7ee !important}\n"
-	"small{color:#667}\n"
-	".ok{color:#17803d;font-weight:600}.bad{color:#b42318;font-weight:600}.na{color:#889}\n"
-	"a{color:#1f5fbf;text-decoration:none}a:hover{text-decoration:underline}\n"
-	"details{margin:.6em 0;border:1px solid #dde1e8;border-radius:6px;padding:.4em .8em}\n"
-	"summary{cursor:pointer;font-weight:600}\n"
-	"pre{background:#f6f8fa;padding:.8em;overflow:auto;font:13px/1.4 'DejaVu Sans Mono',"
-	"monospace;max-height:40em}\n";
-
-/* Sortable tables: click a header (ascending, then descending). Cells sort by
- * data-v when present (numbers numerically; empty values last), else by text.
- * index.html#sort=N-desc sorts by column N on load. */
-static const char js[] =
-	"function cuaSort(table, col, asc) {\n"
-	"  var body = table.tBodies[0], rows = Array.prototype.slice.call(body.rows);\n"
-	"  var ths = table.tHead.rows[0].cells;\n"
-	"  for (var i = 0; i < ths.length; i++) ths[i].removeAttribute('aria-sort');\n"
-	"  ths[col].setAttribute('aria-sort', asc ? 'ascending' : 'descending');\n"
-	"  function key(r) { var c = r.cells[col];\n"
-	"    return c.hasAttribute('data-v') ? c.getAttribute('data-v') : c.textContent.trim(); }\n"
-	"  rows.sort(function (a, b) {\n"
-	"    var x = key(a), y = key(b);\n"
-	"    if (x === '' || y === '') return (x === '') - (y === '');\n"
-	"    var nx = Number(x), ny = Number(y);\n"
-	"    var d = (!isNaN(nx) && !isNaN(ny)) ? nx - ny : x.localeCompare(y);\n"
-	"    return asc ? d : -d;\n"
-	"  });\n"
-	"  rows.forEach(function (r) { body.appendChild(r); });\n"
-	"}\n"
-	"document.querySelectorAll('table.sortable').forEach(function (table) {\n"
-	"  Array.prototype.forEach.call(table.tHead.rows[0].cells, function (th, col) {\n"
-	"    th.addEventListener('click', function () {\n"
-	"      cuaSort(table, col, th.getAttribute('aria-sort') !== 'ascending');\n"
-	"    });\n"
-	"  });\n"
-	"});\n"
-	"var m = /sort=(\\d+)(-desc)?/.exec(location.hash);\n"
-	"var first = document.querySelector('table.sortable');\n"
-	"if (m && first && +m[1] < first.tHead.rows[0].cells.length)\n"
-	"  cuaSort(first, +m[1], !m[2]);\n";
-
-static void html_head(FILE *f, const char *title)
-{
-	fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-	           "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-	           "<title>");
-	cua_fput_esc(f, title, CUA_ESC_HTML);
-	fprintf(f, "</title>\n<style>\n%s</style>\n</head>\n<body>\n", css);
-}
-
-static void html_tail(FILE *f)
-{
-	fprintf(f, "<script>\n%s</script>\n</body>\n</html>\n", js);
-}
+/* ---- HTML ------------------------------------------------------------------------------
+ * DIR/index.html          the leaderboard, and the tasks with one cell per agent, each
+ *                         linked to that agent's episode of the task
+ * DIR/tasks/T.html        a task: every agent's scored kernel and speedup, its prompt
+ * DIR/episodes/A/T.html   one agent's episode of a task, every turn (transcript.h)
+ * DIR/board.css, board.js shared by every page (html.h)
+ * One page per episode keeps the index as small as its table, whatever the sources. */
 
 /* A numeric cell: the shown text and its sort key; NaN shows "—" and sorts last. */
 static void td_num(FILE *f, const char *fmt, double v, const char *suffix)
@@ -279,6 +216,7 @@ static void td_num(FILE *f, const char *fmt, double v, const char *suffix)
 	fprintf(f, "%s</td>", suffix);
 }
 
+/* A text cell, escaped. */
 static void td_text(FILE *f, const char *s)
 {
 	fputs("<td>", f);
@@ -286,23 +224,64 @@ static void td_text(FILE *f, const char *s)
 	fputs("</td>", f);
 }
 
-static FILE *open_out(const char *dir, const char *name, char *err, size_t errlen)
+/* Names made from ids and labels that two different ones may share ("a/b" and
+ * "a-b"): the later one gets "-2", "-3" ... so no page overwrites another. */
+static void unique_name(char (*names)[128], int n, const char *from, char *out)
 {
-	char path[CUA_PATH_BUF];
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	FILE *f = fopen(path, "w");
-	if (!f)
-		cua_errf(err, errlen, "%s: cannot write: %s", path, strerror(errno));
-	return f;
+	char base[112];
+	cua_html_file_name(from, base, sizeof(base));
+	snprintf(out, 128, "%s", base);
+	for (int k = 2;; k++) {
+		bool taken = false;
+		for (int i = 0; i < n && !taken; i++)
+			taken = !strcmp(names[i], out);
+		if (!taken)
+			return;
+		snprintf(out, 128, "%s-%d", base, k);
+	}
 }
 
+/* Each task's page name and each entry's folder, unique; the prompts, none yet. */
+static void name_pages(struct board *b)
+{
+	b->pages = cua_xcalloc((size_t)b->n_tasks + 1, sizeof(*b->pages));
+	for (int i = 0; i < b->n_tasks; i++)
+		unique_name(b->pages, i, b->tasks[i], b->pages[i]);
+	char (*slugs)[128] = cua_xcalloc((size_t)b->n + 1, sizeof(*slugs));
+	for (int k = 0; k < b->n; k++) {
+		unique_name(slugs, k, b->e[k].label, slugs[k]);
+		snprintf(b->e[k].slug, sizeof(b->e[k].slug), "%s", slugs[k]);
+	}
+	free(slugs);
+	b->prompts = cua_xcalloc((size_t)b->n_tasks + 1, sizeof(*b->prompts));
+}
+
+/* The index of task id in b->tasks (sorted), -1 when no run mentions it. */
+static int task_slot(const struct board *b, const char *id)
+{
+	const char (*hit)[64] = bsearch(id, b->tasks, (size_t)b->n_tasks, sizeof(*b->tasks),
+	                                cmp_id);
+	return hit ? (int)(hit - b->tasks) : -1;
+}
+
+/* The link from the board's top to entry e's episode of task slot i, at its
+ * scored turn when it has one. */
+static void episode_href(FILE *f, const struct board *b, const struct entry *e, int i,
+                         const char *up, int turn)
+{
+	fprintf(f, "%sepisodes/%s/%s.html", up, e->slug, b->pages[i]);
+	if (turn)
+		fprintf(f, "#turn-%d", turn);
+}
+
+/* DIR/index.html: the board, then the tasks with one cell per agent. */
 static enum cua_status write_index(const char *dir, const struct board *b, char *err,
                                    size_t errlen)
 {
-	FILE *f = open_out(dir, "index.html", err, errlen);
+	FILE *f = cua_html_open(dir, "index.html", err, errlen);
 	if (!f)
 		return CUA_E_IO;
-	html_head(f, "cuarena leaderboard");
+	cua_html_head(f, "cuarena leaderboard", "");
 	fprintf(f, "<h1>cuarena leaderboard</h1>\n<p class=\"note\">GeoMean: geometric mean "
 	           "speedup vs the nvcc reference over correct tasks, levels weighted by task "
 	           "count, with its 95&nbsp;%% bootstrap interval. Fast@p: share of tasks that "
@@ -340,12 +319,19 @@ static enum cua_status write_index(const char *dir, const struct board *b, char 
 		td_text(f, date);
 		fputs("</tr>\n", f);
 	}
-	fprintf(f, "</tbody>\n</table>\n<h2>Tasks</h2>\n<table id=\"tasks\" class=\"sortable\">\n"
-	           "<thead><tr><th>Task</th><th>Level</th><th>Best</th><th>Best speedup</th>"
-	           "<th>Correct</th></tr></thead>\n<tbody>\n");
+	fprintf(f, "</tbody>\n</table>\n<h2>Tasks</h2>\n<p class=\"note\">A task opens its page "
+	           "(every agent's kernel, the prompt); a cell opens that agent's episode of "
+	           "the task, turn by turn: sources, diffs, verdicts, feedback.</p>\n"
+	           "<table id=\"tasks\" class=\"sortable\">\n<thead><tr><th>Task</th>"
+	           "<th>Level</th><th>Best</th><th>Best speedup</th><th>Correct</th>");
+	for (int k = 0; k < b->n; k++) {
+		fputs("<th>", f);
+		cua_fput_esc(f, b->e[k].label, CUA_ESC_HTML);
+		fputs("</th>", f);
+	}
+	fputs("</tr></thead>\n<tbody>\n", f);
 	for (int i = 0; i < b->n_tasks; i++) {
 		const char *id = b->tasks[i];
-		char page[128];
 		const struct entry *best = NULL;
 		double best_x = NAN;
 		int ok = 0, level = 0, present = 0;
@@ -363,40 +349,66 @@ static enum cua_status write_index(const char *dir, const struct board *b, char 
 				best_x = t->speedup[NVCC];
 			}
 		}
-		page_name(id, page, sizeof(page));
 		fprintf(f, "<tr><td data-v=\"");
 		cua_fput_esc(f, id, CUA_ESC_HTML);
-		fprintf(f, "\"><a href=\"tasks/%s.html\">", page);
+		fprintf(f, "\"><a href=\"tasks/%s.html\">", b->pages[i]);
 		cua_fput_esc(f, id, CUA_ESC_HTML);
 		fprintf(f, "</a></td><td class=\"num\" data-v=\"%d\">%d</td>", level, level);
 		td_text(f, best ? best->label : "—");
 		td_num(f, "%.2f", best_x, "&times;");
-		fprintf(f, "<td class=\"num\" data-v=\"%d\">%d of %d</td></tr>\n", ok, ok, present);
+		fprintf(f, "<td class=\"num\" data-v=\"%d\">%d of %d</td>", ok, ok, present);
+		/* the agent x task cells: the scored speedup, or the verdict */
+		for (int k = 0; k < b->n; k++) {
+			const struct cua_task_score *t = task_score(&b->e[k], id);
+			if (!t) {
+				fputs("<td class=\"na\" data-v=\"\">—</td>", f);
+				continue;
+			}
+			const char *msg;
+			const char *v = verdict_of(&b->e[k], t, &msg);
+			bool timed = t->correct && isfinite(t->speedup[NVCC]);
+			if (timed)
+				fprintf(f, "<td class=\"num\" data-v=\"%.6g\">", t->speedup[NVCC]);
+			else
+				fputs("<td data-v=\"\">", f);
+			fputs("<a class=\"", f);
+			fputs(t->correct ? "ok" : "bad", f);
+			fputs("\" href=\"", f);
+			episode_href(f, b, &b->e[k], i, "", t->turn);
+			fputs("\" title=\"", f);
+			cua_fput_esc(f, msg[0] ? msg : v, CUA_ESC_HTML);
+			fputs("\">", f);
+			if (timed)
+				fprintf(f, "%.2f&times;", t->speedup[NVCC]);
+			else
+				cua_fput_esc(f, t->correct ? "ok" : v, CUA_ESC_HTML);
+			fputs("</a></td>", f);
+		}
+		fputs("</tr>\n", f);
 	}
 	fprintf(f, "</tbody>\n</table>\n");
-	html_tail(f);
-	if (fclose(f) != 0) {
-		cua_errf(err, errlen, "%s/index.html: cannot write", dir);
-		return CUA_E_IO;
-	}
-	return CUA_OK;
+	cua_html_tail(f, "");
+	return cua_html_close(f, dir, "index.html", err, errlen);
 }
 
-static enum cua_status write_task(const char *dir, const struct board *b, const char *id,
-                                  char *err, size_t errlen)
+/* DIR/T.html, task slot i's page. */
+static enum cua_status write_task(const char *dir, const struct board *b, int i, char *err,
+                                  size_t errlen)
 {
+	const char *id = b->tasks[i];
 	char page[160], title[200];
-	page_name(id, page, sizeof(page) - 8);
-	strcat(page, ".html");
-	FILE *f = open_out(dir, page, err, errlen);
+	snprintf(page, sizeof(page), "%s.html", b->pages[i]);
+	FILE *f = cua_html_open(dir, page, err, errlen);
 	if (!f)
 		return CUA_E_IO;
 	snprintf(title, sizeof(title), "%s — cuarena", id);
-	html_head(f, title);
+	cua_html_head(f, title, "../");
 	fprintf(f, "<p><a href=\"../index.html\">&larr; leaderboard</a></p>\n<h1>");
 	cua_fput_esc(f, id, CUA_ESC_HTML);
 	fprintf(f, "</h1>\n<p class=\"note\">Each agent's scored evaluation (%s). The "
-	           "fastest correct kernel is highlighted and shown first.</p>\n",
+	           "fastest correct kernel is highlighted and shown first. An agent's "
+	           "episode opens from its turn; <a href=\"#prompt\">the prompt</a> is "
+	           "below.</p>\n",
 	        final(b) ? "its final turn"
 	                 : "its best correct turn; the last turn's verdict when none was correct");
 
@@ -411,10 +423,11 @@ static enum cua_status write_task(const char *dir, const struct board *b, const 
 	}
 	fprintf(f, "<table id=\"agents\" class=\"sortable\">\n<thead><tr><th>Agent</th>"
 	           "<th>Version</th><th>Verdict</th><th>Turn</th><th>Speedup vs nvcc</th>"
-	           "<th>vs library</th><th>%%SOL</th></tr></thead>\n<tbody>\n");
+	           "<th>vs library</th><th>%%SOL</th><th>Episode</th></tr></thead>\n<tbody>\n");
 	for (int k = 0; k < b->n; k++) {
 		const struct entry *e = &b->e[k];
 		const struct cua_task_score *t = task_score(e, id);
+		const struct cua_results_task *tr = t ? cua_results_find(e->run, id) : NULL;
 		const char *msg;
 		const char *v = verdict_of(e, t, &msg);
 		fprintf(f, "<tr%s>", k == win ? " class=\"win\"" : "");
@@ -425,13 +438,24 @@ static enum cua_status write_task(const char *dir, const struct board *b, const 
 		fputs("\">", f);
 		cua_fput_esc(f, v, CUA_ESC_HTML);
 		fputs("</td>", f);
-		if (t && t->turn)
-			fprintf(f, "<td class=\"num\" data-v=\"%d\">%d</td>", t->turn, t->turn);
-		else
+		if (t && t->turn) {
+			fprintf(f, "<td class=\"num\" data-v=\"%d\"><a href=\"", t->turn);
+			episode_href(f, b, e, i, "../", t->turn);
+			fprintf(f, "\">%d</a></td>", t->turn);
+		} else
 			fputs("<td class=\"num\" data-v=\"\">—</td>", f);
 		td_num(f, "%.2f", t ? t->speedup[NVCC] : NAN, "&times;");
 		td_num(f, "%.2f", t ? t->speedup[LIB] : NAN, "&times;");
 		td_num(f, "%.1f", t ? t->pct_sol : NAN, "%");
+		if (tr) {
+			int turns = 0;
+			for (int j = 0; j < tr->n_evals; j++)
+				turns = tr->evals[j].turn > turns ? tr->evals[j].turn : turns;
+			fputs("<td><a href=\"", f);
+			episode_href(f, b, e, i, "../", 0);
+			fprintf(f, "\">%d turn%s</a></td>", turns, turns == 1 ? "" : "s");
+		} else
+			fputs("<td class=\"na\">—</td>", f);
 		fputs("</tr>\n", f);
 	}
 	fprintf(f, "</tbody>\n</table>\n<h2>Kernels</h2>\n");
@@ -450,7 +474,7 @@ static enum cua_status write_task(const char *dir, const struct board *b, const 
 			fprintf(f, " — turn %d, %s", t->turn, cua_verdict_name(t->rec->verdict));
 			if (isfinite(t->speedup[NVCC]))
 				fprintf(f, ", %.2f&times; vs nvcc", t->speedup[NVCC]);
-			fputs("</summary>\n<pre><code>", f);
+			fputs("</summary>\n<pre><code class=\"src\">", f);
 			if (code)
 				cua_fput_esc(f, code, CUA_ESC_HTML);
 			else
@@ -458,24 +482,80 @@ static enum cua_status write_task(const char *dir, const struct board *b, const 
 			fputs("</code></pre>\n</details>\n", f);
 			free(code);
 		}
-	html_tail(f);
-	if (fclose(f) != 0) {
-		cua_errf(err, errlen, "%s/%s: cannot write", dir, page);
-		return CUA_E_IO;
-	}
-	return CUA_OK;
+	fputs("<h2 id=\"prompt\">The task's prompt</h2>\n", f);
+	if (b->prompts[i]) {
+		fputs("<p class=\"note\">What the agent was shown at turn 1 (<code>cuarena show</code>'s "
+		      "text when the run was made).</p>\n<pre class=\"text\">", f);
+		cua_fput_esc(f, b->prompts[i], CUA_ESC_HTML);
+		fputs("</pre>\n", f);
+	} else
+		fputs("<p class=\"note\">No run of this board recorded it (no turn 1 with its "
+		      "observation).</p>\n", f);
+	cua_html_tail(f, "../");
+	return cua_html_close(f, dir, page, err, errlen);
 }
 
-static enum cua_status write_html(const char *dir, const struct board *b, char *err,
-                                  size_t errlen)
+/* Entry e's episode pages, one per task its run mentions; the first prompt seen
+ * for a task becomes the one its page shows. */
+static enum cua_status write_episodes(const char *dir, struct board *b, struct entry *e,
+                                      char *err, size_t errlen)
 {
 	char sub[CUA_PATH_BUF];
+	struct cua_transcript *tr = NULL;
+	enum cua_status st = cua_pathf(sub, sizeof(sub), err, errlen, "%s/episodes/%s", dir,
+	                               e->slug);
+	if (st == CUA_OK)
+		st = cua_mkdirs(sub, err, errlen);
+	if (st == CUA_OK)
+		st = cua_transcript_load(e->run, &tr, err, errlen);
+	for (int j = 0; st == CUA_OK && j < e->run->n_tasks; j++) {
+		const struct cua_results_task *t = &e->run->tasks[j];
+		int i = task_slot(b, t->id);
+		if (i < 0)
+			continue;
+		const struct cua_turn_text *first = cua_transcript_turn(tr, t, 1);
+		if (!b->prompts[i] && first && first->observation && first->observation[0])
+			b->prompts[i] = cua_xstrdup(first->observation);
+		const struct cua_task_score *ts = task_score(e, t->id);
+		char page[160], title[300], task_href[160];
+		snprintf(page, sizeof(page), "%s.html", b->pages[i]);
+		snprintf(task_href, sizeof(task_href), "../../tasks/%s.html", b->pages[i]);
+		snprintf(title, sizeof(title), "%s — %s — cuarena", t->id, e->label);
+		FILE *f = cua_html_open(sub, page, err, errlen);
+		if (!f) {
+			st = CUA_E_IO;
+			break;
+		}
+		cua_html_head(f, title, "../../");
+		struct cua_episode_page ep = {
+			.tr = tr, .task = t, .label = e->label, .up = "../../",
+			.task_href = task_href, .prompt = b->prompts[i],
+			.scored_turn = ts ? ts->turn : 0,
+		};
+		cua_transcript_write(f, &ep);
+		cua_html_tail(f, "../../");
+		st = cua_html_close(f, sub, page, err, errlen);
+	}
+	cua_transcript_free(tr);
+	return st;
+}
+
+/* The whole HTML board under dir: episodes first, since they find the prompts the
+ * task pages show. */
+static enum cua_status write_html(const char *dir, struct board *b, char *err, size_t errlen)
+{
+	char sub[CUA_PATH_BUF];
+	name_pages(b);
 	snprintf(sub, sizeof(sub), "%s/tasks", dir);
 	enum cua_status st = cua_mkdirs(sub, err, errlen);
 	if (st == CUA_OK)
+		st = cua_html_write_assets(dir, err, errlen);
+	for (int k = 0; st == CUA_OK && k < b->n; k++)
+		st = write_episodes(dir, b, &b->e[k], err, errlen);
+	if (st == CUA_OK)
 		st = write_index(dir, b, err, errlen);
 	for (int i = 0; st == CUA_OK && i < b->n_tasks; i++)
-		st = write_task(sub, b, b->tasks[i], err, errlen);
+		st = write_task(sub, b, i, err, errlen);
 	return st;
 }
 

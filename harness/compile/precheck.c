@@ -4,6 +4,7 @@
 #include "compile/sass.h"
 
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 void cua_subject_libs(const struct cua_task *t, enum cua_subject_kind kind,
@@ -99,6 +100,16 @@ enum cua_status cua_precheck(const struct cua_task *t, const char *src_path,
 	}
 	if (!b->ok) {
 		cua_eval_fail(e, CUA_VERDICT_COMPILE_ERROR, "%s", b->bound[0] ? b->bound : "nvcc failed");
+		return CUA_OK;
+	}
+	/* One size limit for the build and the judge: an object the judge could not
+	 * stage is the build's compile_error, never the judge's harness_error. */
+	struct stat so_st;
+	if (stat(b->so_path, &so_st) == 0 && (size_t)so_st.st_size > CUA_OBJECT_MAX) {
+		cua_eval_fail(e, CUA_VERDICT_COMPILE_ERROR,
+		              "the object is %lld MiB, over the %zu MiB limit on a kernel's object "
+		              "(CUA_OBJECT_MAX, the build's and the judge's)",
+		              (long long)(so_st.st_size >> 20), CUA_OBJECT_MAX >> 20);
 		return CUA_OK;
 	}
 

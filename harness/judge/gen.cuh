@@ -4,12 +4,13 @@
  *
  * A tensor is a list of segments covering it (a plain input is one; a layered
  * input one per parameter and one, constant zero, per gap between them), each
- * its own stream of rng.h. A warp takes 32 consecutive ChaCha20 blocks, one per
+ * its own stream of rng.h. A warp takes 32 consecutive ChaCha blocks, one per
  * lane, keeps their words in shared memory and writes the 32 × 16/wpe elements
  * they hold with consecutive lanes on consecutive elements: one block computed
- * per 16 elements (not one per element), and coalesced stores. ChaCha20 costs
- * about 60 integer instructions a word; splitmix64 as used before cost about as
- * much per element (three 64-bit mixes). */
+ * per 16 elements (not one per element), and coalesced stores. Eight rounds of
+ * ChaCha cost about 25 integer instructions a word; splitmix64 as used before
+ * cost about as much per element (three 64-bit mixes). bench/gen-bench.cu
+ * measures both. */
 #ifndef CUA_GEN_CUH
 #define CUA_GEN_CUH
 
@@ -41,18 +42,24 @@ __device__ __forceinline__ int gen_find(const gen_seg *tab, int nseg, int64_t bl
 	return lo;
 }
 
-/* VERIFY false: writes the tensor. VERIFY true: counts the elements whose bits
- * differ from what the key generates into *bad. tab has nseg segments sorted by
- * offset and block0; nblocks is the last one's block0 plus its blocks. */
+/* VERIFY false: writes the tensor p. VERIFY true: counts the elements of p whose
+ * bits differ from what the key generates into *bad, and writes what it
+ * generates into `copy` too when that is not NULL (the judge's private copy, made
+ * in the same pass). tab has nseg segments sorted by offset and block0; nblocks
+ * is the last one's block0 plus its blocks. With one segment (a plain input, the
+ * common case) everything per element is in registers: an element is
+ * base·per + e, and the loop is the ChaCha rounds, the map and the store. */
 template <typename T, bool VERIFY>
 __global__ void __launch_bounds__(32 * GEN_WARPS)
 gen_kernel(T *p, const gen_seg *tab, int nseg, int64_t nblocks, unsigned wpe,
-           struct cua_rng_key key, unsigned long long *bad)
+           struct cua_rng_key key, unsigned long long *bad, T *copy = NULL)
 {
 	__shared__ uint32_t words[GEN_WARPS][32][CUA_RNG_BLOCK_WORDS + 1];
 	__shared__ int segof[GEN_WARPS][32];
 	const int lane = threadIdx.x & 31, wid = threadIdx.x >> 5;
 	const unsigned per = CUA_RNG_BLOCK_WORDS / wpe;
+	const bool single = nseg == 1;
+	const gen_seg one = tab[0];
 	unsigned long long mine = 0;
 	int64_t warps = (int64_t)gridDim.x * GEN_WARPS;
 
@@ -61,30 +68,39 @@ gen_kernel(T *p, const gen_seg *tab, int nseg, int64_t nblocks, unsigned wpe,
 		int64_t blk = base + lane;
 		int g = -1;
 		if (blk < nblocks) {
-			g = gen_find(tab, nseg, blk);
-			if (tab[g].dist == CUA_RNG_CONST) {
-				for (int j = 0; j < CUA_RNG_BLOCK_WORDS; j++)
-					words[wid][lane][j] = 0;
-			} else {
-				uint32_t w[CUA_RNG_BLOCK_WORDS];
-				cua_rng_block(&key, tab[g].stream, (uint64_t)(blk - tab[g].block0), w);
-				for (int j = 0; j < CUA_RNG_BLOCK_WORDS; j++)
-					words[wid][lane][j] = w[j];
-			}
+			g = single ? 0 : gen_find(tab, nseg, blk);
+			const gen_seg *sp = single ? &one : &tab[g];
+			uint32_t w[CUA_RNG_BLOCK_WORDS];
+			if (sp->dist == CUA_RNG_CONST) {
+				for (int k = 0; k < CUA_RNG_BLOCK_WORDS; k++)
+					w[k] = 0;
+			} else
+				cua_rng_block(&key, sp->stream, (uint64_t)(blk - sp->block0), w);
+			for (int k = 0; k < CUA_RNG_BLOCK_WORDS; k++)
+				words[wid][lane][k] = w[k];
 		}
 		segof[wid][lane] = g;
 		__syncwarp();
 		for (unsigned r = 0; r < per; r++) {
 			unsigned e = (unsigned)lane + 32u * r, q = e / per, j = e % per;
-			int sg = segof[wid][q];
-			if (sg < 0)
-				continue;
-			const gen_seg sgm = tab[sg];
-			int64_t local = (base + q - sgm.block0) * per + j;
-			if (local >= sgm.numel)
-				continue;
-			T v = (T)cua_rng_map(sgm.dist, sgm.a, sgm.b, words[wid][q], j, wpe);
-			int64_t at = sgm.offset + local;
+			int64_t at;
+			T v;
+			if (single) {
+				at = base * per + e;
+				if (base + q >= nblocks || at >= one.numel)
+					continue;
+				v = (T)cua_rng_map(one.dist, one.a, one.b, words[wid][q], j, wpe);
+			} else {
+				int sg = segof[wid][q];
+				if (sg < 0)
+					continue;
+				const gen_seg sgm = tab[sg];
+				int64_t local = (base + q - sgm.block0) * per + j;
+				if (local >= sgm.numel)
+					continue;
+				v = (T)cua_rng_map(sgm.dist, sgm.a, sgm.b, words[wid][q], j, wpe);
+				at = sgm.offset + local;
+			}
 			if (VERIFY) {
 				T got = p[at];
 				const unsigned char *x = (const unsigned char *)&got,
@@ -93,6 +109,8 @@ gen_kernel(T *p, const gen_seg *tab, int nseg, int64_t nblocks, unsigned wpe,
 				for (unsigned k = 0; k < sizeof(T); k++)
 					same &= x[k] == y[k];
 				mine += !same;
+				if (copy)
+					copy[at] = v;
 			} else
 				p[at] = v;
 		}

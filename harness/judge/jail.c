@@ -286,10 +286,14 @@ static int driver_lib(struct dl_phdr_info *info, size_t size, void *arg)
 	return 0;
 }
 
-static long address_space_now(void)
+long cua_jail_status_field(pid_t pid, const char *field)
 {
-	char buf[4096];
-	int fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
+	char path[64], buf[4096];
+	if (pid > 0)
+		snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	else
+		snprintf(path, sizeof(path), "/proc/self/status");
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
 	ssize_t r = read(fd, buf, sizeof(buf) - 1);
@@ -297,11 +301,22 @@ static long address_space_now(void)
 	if (r <= 0)
 		return -1;
 	buf[r] = '\0';
-	const char *vm = strstr(buf, "VmSize:");
-	long kb = -1;
-	if (vm && sscanf(vm + 7, "%ld", &kb) != 1)
-		kb = -1;
-	return kb < 0 ? -1 : kb * 1024;
+	size_t fl = strlen(field);
+	for (char *l = buf; *l;) {
+		char *e = strchr(l, '\n');
+		if (e)
+			*e = '\0';
+		if (!strncmp(l, field, fl)) {
+			long v;
+			if (sscanf(l + fl, "%ld", &v) != 1)
+				return -1;
+			return strstr(l, " kB") ? v * 1024 : v;
+		}
+		if (!e)
+			break;
+		l = e + 1;
+	}
+	return -1;
 }
 
 enum cua_status cua_jail_confine(const struct cua_jail_confine *c, char *err, size_t errlen)
@@ -350,10 +365,10 @@ enum cua_status cua_jail_confine(const struct cua_jail_confine *c, char *err, si
 		jail_errf(err, errlen, "jail: %s: %s", "RLIMIT_NPROC", errno);
 		return CUA_E_SYSTEM;
 	}
-	if (c->as_headroom) {
-		long now = address_space_now();
-		if (now > 0 && limit(RLIMIT_AS, now + (long)c->as_headroom) < 0) {
-			jail_errf(err, errlen, "jail: %s: %s", "RLIMIT_AS", errno);
+	if (c->data_headroom) {
+		long now = cua_jail_status_field(0, "VmData:");
+		if (now > 0 && limit(RLIMIT_DATA, now + (long)c->data_headroom) < 0) {
+			jail_errf(err, errlen, "jail: %s: %s", "RLIMIT_DATA", errno);
 			return CUA_E_SYSTEM;
 		}
 	}

@@ -68,8 +68,12 @@ struct cua_jail_confine {
 	                         * /tmp and the object; nothing else. Needs the process's
 	                         * own mount namespace and root in it. */
 	long nproc;             /* RLIMIT_NPROC after the drop (0: leave) */
-	unsigned long long as_headroom; /* RLIMIT_AS = the address space in use + this
-	                                 * (0: leave): host memory, pinned memory included */
+	unsigned long long data_headroom; /* RLIMIT_DATA = the private writable memory in
+	                                   * use + this (0: leave): the host memory a kernel
+	                                   * may take. Not RLIMIT_AS: on the H200 device
+	                                   * memory mapped into the process counts there,
+	                                   * and a ceiling on it refused the judge's own
+	                                   * buffers (2026-12-01) */
 };
 
 /* Confines the calling process (c above), then, when it runs as root, drops to
@@ -78,6 +82,11 @@ struct cua_jail_confine {
  * loaded before (they are not in the view). Returns CUA_E_SYSTEM with the step
  * in err when any part fails: the caller must not load the kernel then. */
 enum cua_status cua_jail_confine(const struct cua_jail_confine *c, char *err, size_t errlen);
+
+/* A field of a process's /proc/PID/status (pid 0: this process), e.g. "VmRSS:"
+ * (in bytes: a "kB" field is scaled) or "Uid:" (the real uid, its first
+ * number); -1 when absent or unreadable. */
+long cua_jail_status_field(pid_t pid, const char *field);
 
 /* One line describing info, e.g. "uid 65534, pid+net namespaces". */
 void cua_jail_describe(const struct cua_jail_info *info, char *buf, size_t len);

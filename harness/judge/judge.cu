@@ -36,7 +36,7 @@
  *      calibrated fixed cost. The candidate's own times are a claim, cross-checked.
  *   3. a re-check at the timed shape with a fresh seed.
  *
- * Longer than the ~900 lines of STYLE on purpose: it is one child program, read
+ * Longer than docs/CODE-STYLE.md's ~900 lines on purpose: it is one child program, read
  * top to bottom in sections (channel, kernels, buffers, cases, timing, jobs,
  * selftest), as llm.c's train_gpt2.cu is; splitting it would scatter the judge's
  * state (its one job, its persistent buffers) across files that each need all of it.
@@ -626,6 +626,17 @@ static void cand_ready(const char *during)
 		finish(CUA_VERDICT_CRASH, "the kernel's process answered %u to %s", m.op, during);
 }
 
+/* The host memory a kernel's process may hold beyond what it held when its
+ * kernel was loaded (besides RLIMIT_DATA in the process itself, which does not
+ * see every kind of mapping): checked after every call. */
+#define HOST_MEM_MAX ((long)16 << 30)
+static long g_rss_at_load;
+
+static long proc_rss(pid_t pid)
+{
+	return cua_jail_status_field(pid, "VmRSS:");
+}
+
 /* The answer to LOAD. A refusal is the kernel's load_error: whatever the
  * process says after dlopen began may be the kernel's own constructors talking.
  * And it must now run as the unprivileged user (it confined itself as root). */
@@ -643,24 +654,13 @@ static void cand_loaded(void)
 	if (geteuid() == 0 && C.info.user_dropped && proc_uid(C.pid) == 0)
 		finish(CUA_VERDICT_SANDBOX_VIOLATION, "the kernel's process still runs as root after "
 		       "loading the kernel");
+	g_rss_at_load = proc_rss(C.pid);
 }
 
 /* The real uid of a process, from /proc (-1 when unknown). */
 static uid_t proc_uid(pid_t pid)
 {
-	char path[64], buf[2048];
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return (uid_t)-1;
-	ssize_t r = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (r <= 0)
-		return (uid_t)-1;
-	buf[r] = '\0';
-	const char *u = strstr(buf, "\nUid:");
-	unsigned v;
-	return u && sscanf(u + 5, "%u", &v) == 1 ? (uid_t)v : (uid_t)-1;
+	return (uid_t)cua_jail_status_field(pid, "Uid:");
 }
 
 /* After the kernel ran: its own account of errors. A claim that only hurts it. */
@@ -676,6 +676,11 @@ static void judge_done(const struct cua_wire_msg *d, const char *where)
 		       where, d->text);
 	if (d->rc != 0)
 		finish(CUA_VERDICT_RUNTIME_ERROR, "cua_solve returned %d (%s)", d->rc, where);
+	long rss = g_kernel_loaded && g_rss_at_load > 0 ? proc_rss(C.pid) : -1;
+	if (rss > g_rss_at_load + HOST_MEM_MAX)
+		finish(CUA_VERDICT_RUNTIME_ERROR, "the kernel's process holds %.1f GiB of host memory "
+		       "after a call (%s), more than the %ld GiB it may take", rss / 1073741824.0,
+		       where, HOST_MEM_MAX >> 30);
 }
 
 /* ---- device kernels -------------------------------------------------------- */
@@ -1064,10 +1069,12 @@ static int gen_grid(int64_t nblocks)
 	return g < 1 ? 1 : (int)g;
 }
 
-/* Writes d as key generates it (verify false), or counts into d_counter the
- * elements that differ from that (verify true). */
+/* Writes d as key generates it (verify false), or counts into *bad the
+ * elements that differ from that (verify true), writing what it generates into
+ * copy (a tensor of d's shape) as well when copy is not NULL. */
 static void gen_run(const struct dev_tensor *d, const struct cua_rng_key *key, bool verify,
-                    unsigned long long *bad, cudaStream_t s)
+                    unsigned long long *bad, cudaStream_t s,
+                    const struct dev_tensor *copy = NULL)
 {
 	unsigned wpe = words_per(d->t.dtype);
 	int nseg = 0;
@@ -1077,7 +1084,8 @@ static void gen_run(const struct dev_tensor *d, const struct cua_rng_key *key, b
 		const int grid = gen_grid(nblocks), threads = 32 * GEN_WARPS;
 		if (verify) {
 			DISPATCH_TYPES(d->t.dtype, gen_kernel<T, true><<<grid, threads, 0, s>>>(
-			                   (T *)d->t.data, tab, nseg, nblocks, wpe, *key, bad));
+			                   (T *)d->t.data, tab, nseg, nblocks, wpe, *key, bad,
+			                   copy ? (T *)copy->t.data : (T *)NULL));
 		} else {
 			DISPATCH_TYPES(d->t.dtype, gen_kernel<T, false><<<grid, threads, 0, s>>>(
 			                   (T *)d->t.data, tab, nseg, nblocks, wpe, *key, bad));
@@ -1092,12 +1100,14 @@ static void generate(struct dev_tensor *d, const struct cua_rng_key *key, cudaSt
 	gen_run(d, key, false, NULL, s);
 }
 
+/* Elements of d that differ from what key generates; with copy, the generated
+ * tensor is written there in the same pass. */
 static unsigned long long mutated(const struct dev_tensor *d, const struct cua_rng_key *key,
-                                  cudaStream_t s)
+                                  cudaStream_t s, const struct dev_tensor *copy = NULL)
 {
 	unsigned long long h = 0;
 	HARNESS_TRY(cudaMemsetAsync(d_counter, 0, sizeof(*d_counter), s));
-	gen_run(d, key, true, d_counter, s);
+	gen_run(d, key, true, d_counter, s, copy);
 	HARNESS_TRY(cudaMemcpyAsync(&h, d_counter, sizeof(h), cudaMemcpyDeviceToHost, s));
 	HARNESS_TRY(cudaStreamSynchronize(s));
 	return h;
@@ -1321,15 +1331,15 @@ static void judge_guards(struct shape_bufs *b, const char *where, cudaStream_t s
 	}
 }
 
-/* Guard bands around every tensor intact, inputs as generated from key. */
+/* Guard bands around every tensor intact, inputs as generated from key; the
+ * judge's private copy of them (b->priv) regenerated in the same pass. */
 static void judge_guards_inputs(struct shape_bufs *b, const struct cua_rng_key *key,
-                                const char *where,
-                                cudaStream_t s)
+                                const char *where, cudaStream_t s)
 {
 	const struct cua_task *t = g_task;
 	judge_guards(b, where, s);
 	for (int i = 0; i < t->n_inputs; i++) {
-		unsigned long long m = mutated(&b->in[i], key, s);
+		unsigned long long m = mutated(&b->in[i], key, s, &b->priv[i]);
 		if (m)
 			finish(CUA_VERDICT_INPUT_MUTATED,
 			       "%llu elements of input '%s' changed during the call (%s)", m,
@@ -1528,12 +1538,10 @@ static bool judge_case(struct shape_bufs *b, const struct case_key *c, const cha
 	const struct cua_task *t = g_task;
 	const char *shape = t->shapes[b->shape].name;
 
+	/* Inputs unchanged, and regenerated into private memory in the same pass:
+	 * the oracle reads those, so what the kernel's process does to the shared
+	 * ones after its call changes nothing here. */
 	judge_guards_inputs(b, &c->key, where, s);
-
-	/* The oracle, from inputs regenerated in private memory: what the kernel's
-	 * process does to the shared ones after its call changes nothing here. */
-	for (int i = 0; i < t->n_inputs; i++)
-		generate(&b->priv[i], &c->key, s);
 	oracle_into(b->priv, b->ref, where, s);
 
 	bool all_ok = true;

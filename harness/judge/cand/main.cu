@@ -171,7 +171,7 @@ static void do_load(const struct cua_wire_msg *m)
 	c.object = obj;
 	c.view = !trusted && (m->flags & CUA_WIRE_VIEW);
 	c.nproc = trusted ? 0 : 4096;
-	c.as_headroom = trusted ? 0 : 32ull << 30;
+	c.data_headroom = trusted ? 0 : 16ull << 30;   /* the judge's HOST_MEM_MAX */
 	if (cua_jail_confine(&c, err, sizeof(err)) != CUA_OK) {
 		fail(0, "%s", err);
 		return;

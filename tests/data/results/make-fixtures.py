@@ -373,6 +373,73 @@ def history():
         f.write("not a run folder: history skips it with a warning\n")
 
 
+# What a kernel or an agent may write to get script into a board page: each
+# must come out as text (tests/test-board.c checks the DOM in Chromium: no <b
+# id="pwned">, no data-pwned attribute, no <img>).
+HOSTILE_SCRIPT = ("</script><script>document.body.appendChild(document.createElement('b'))"
+                  ".id='pwned'</script>")
+HOSTILE_IMG = "<img src=x onerror=\"document.body.setAttribute('data-pwned','1')\">"
+
+
+def transcript():
+    """hostile: one episode of four turns whose every text an attacker chose
+    (the board's transcript tests), and a task whose id is hostile too.
+    relu: compile_error -> wrong_output (one line changed) -> ok 1.25x vs nvcc
+    (quartiles 0.99/1.01 of each median: interval [5.94/4.848, 6.06/4.752] =
+    [1.225, 1.275]) -> no code; best turn 3; tokens and latency differ per turn."""
+    relu = "L1/021-relu"
+    odd = "L1/099-<img src=x onerror=alert(1)>"
+    r = Run("hostile", "mallory<script>", "v\"1\"", "2026-12-01T08:00:00Z", [relu, odd])
+    r.baseline(relu, "nvcc", 6.0, work=WORK[relu])
+    r.baseline(relu, "cudnn/relu", 5.28, work=WORK[relu])
+    r.baseline(odd, "nvcc", 1.0)
+    prompt = ("# Task L1/021-relu: ReLU\n\nThe prompt, with markup in it: </pre>%s%s\n"
+              % (HOSTILE_SCRIPT, HOSTILE_IMG))
+    src1 = ('#include "cuarena.h"\n'
+            '/* %s */\n'
+            '// %s\n'
+            'const char *s = "%s";\n'
+            '__global__ void relu_kernel(const float *x, float *y, int64_t n)\n'
+            '{\n'
+            '\tint64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;\n'
+            '\tif (i < n) y[i] = x[i] > 0.f ? x[i] : 0.f\n'
+            '}\n' % (HOSTILE_SCRIPT, HOSTILE_IMG, HOSTILE_SCRIPT.replace('"', "'")))
+    src2 = src1.replace(": 0.f\n", ": 0.f;\n")
+    src3 = src2.replace("if (i < n)", "if (i <= n - 1)")
+    feedback = ["# Turn %d of 4: %s\n\nfeedback with markup: </details></section>%s%s\n"
+                % (k, v, HOSTILE_SCRIPT, HOSTILE_IMG)
+                for k, v in ((1, "compile_error"), (2, "wrong_output"), (3, "ok"))]
+    turns = [  # verdict, message, code, reply, tokens, latency, speedup
+        ("compile_error", "nvcc failed: expected a ';' " + HOSTILE_IMG, src1,
+         "Here is my kernel %s\n```cuda\n%s```\n" % (HOSTILE_SCRIPT, src1), (1200, 340), 3.5,
+         None),
+        ("wrong_output", "37 wrong of 37037 " + HOSTILE_IMG, src2,
+         "```cuda\n%s```" % src2, (2100, 360), 4.25, None),
+        ("ok", "", src3, "Fixed the bound.\n```cuda\n%s```\n" % src3, (3000, 410), 5.0,
+         {"nvcc": 1.25, "cudnn/relu": 1.1}),
+        ("no_code", "the reply held no code", None,
+         "I am done. %s %s" % (HOSTILE_SCRIPT, HOSTILE_IMG), (3500, 20), 0.5, None),
+    ]
+    for k, (verdict, message, code, reply, tok, lat, speedup) in enumerate(turns, 1):
+        timed = verdict == "ok"
+        median = 6.0 / 1.25
+        e = ev("candidate", verdict, median if timed else None, median * 0.99 if timed else None,
+               median * 1.01 if timed else None, 88.0 if timed else None, message=message)
+        reward = {"ok": 2.0}.get(verdict, -1.0)
+        r.lines["evals.jsonl"].append(
+            {"schema": 1, "task": relu, "level": 1, "turn": k, "reward": reward,
+             "speedup": speedup, "eval": e})
+        r.lines["trajectories.jsonl"].append(
+            {"schema": 1, "kind": "turn", "task": relu, "turn": k, "prompt_sha256": "ef" * 32,
+             "observation": prompt if k == 1 else feedback[k - 2], "reply": reply,
+             "code": code, "verdict": verdict, "reward": reward,
+             "tokens": {"prompt": tok[0], "completion": tok[1]}, "latency_s": lat})
+    r.end(relu, 4, 3, 4)
+    r.turn(odd, 1, speedup={"nvcc": 1.5})
+    r.end(odd, 1, 1, 1)
+    r.write()
+
+
 if __name__ == "__main__":
     basic()
     beta()
@@ -381,3 +448,4 @@ if __name__ == "__main__":
     broken()
     compare()
     history()
+    transcript()
