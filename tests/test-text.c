@@ -165,7 +165,7 @@ Test(text, an_agents_feedback_is_valid_utf8)
 	tmp_make();
 	char dir[4200], err[CUA_ERR_LEN], work[4200];
 	struct cua_task *t;
-	snprintf(dir, sizeof(dir), "%s/tasks/L1/021-relu", root());
+	snprintf(dir, sizeof(dir), "%s/tasks/L1/019-relu", root());
 	cr_assert_eq(cua_task_load(dir, &t, err, sizeof(err)), CUA_OK, "%s", err);
 	struct cua_report base;
 	memset(&base, 0, sizeof(base));

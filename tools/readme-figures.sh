@@ -21,9 +21,11 @@ rm -rf "$BOARD"
 timeout 120 "$BROWSER" --headless --no-sandbox --disable-gpu --user-data-dir="$TMP/profile" \
 	--hide-scrollbars --screenshot="$IMG/board.png" --window-size=1280,520 \
 	"file://$BOARD/index.html" 2> /dev/null
+# ReLU's episode: L1-021-relu in runs of catalogue version 1, L1-019-relu since
+RELU=$(ls "$BOARD"/episodes/replay-1/L1-[0-9][0-9][0-9]-relu.html | head -1)
 timeout 120 "$BROWSER" --headless --no-sandbox --disable-gpu --user-data-dir="$TMP/profile" \
 	--hide-scrollbars --screenshot="$IMG/transcript.png" --window-size=1280,1980 \
-	"file://$BOARD/episodes/replay-1/L1-021-relu.html" 2> /dev/null
+	"file://$RELU" 2> /dev/null
 "$ROOT/build/cuarena" plot "$RUN" --out "$TMP/plots" > /dev/null
 cp "$TMP/plots/fastp.png" "$TMP/plots/roofline.png" "$IMG/"
 echo "readme-figures: $BOARD, $IMG/board.png transcript.png fastp.png roofline.png from $RUN"
