@@ -180,7 +180,7 @@ $(BUILD)/tests/baseline-dry: tests/baseline-dry.c tests/baseline-dry-shim.c \
 		-lpthread
 
 # The check's controls (tests/data/bl-dry/faults.cu): each fault must be caught, "kept" pass.
-BLDRY_FAULTS := alloc pool event sync stream
+BLDRY_FAULTS := alloc pool event sync stream pointer
 BLDRY_FIX    := $(BLDRY_FAULTS:%=!$(BUILD)/tests/bl-dry-fix/%.so:L1/021-relu) \
                 $(BUILD)/tests/bl-dry-fix/kept.so:L1/021-relu
 $(BUILD)/tests/bl-dry-fix/%.so: tests/data/bl-dry/faults.cu baselines/common/mempool-common.cuh

@@ -2,8 +2,10 @@
  * CPU: each baseline is built against no library (nvcc -cudart none, no -lcudnn/-lcublas)
  * and its calls are answered by this program's counting shim (baseline-dry-shim.c,
  * baseline-dry-stubs.c). For every task that lists the baseline and every shape set of it
- * (the check shapes, then the timed one, as the judge goes), cua_solve is called twice;
- * the second call at a shape must only enqueue work on the call's stream: no allocation
+ * (the check shapes, then the timed one, as the judge goes), cua_solve is called twice,
+ * on two sets of buffers (the judge rotates among several, so nothing may be keyed by a
+ * pointer); the second call at a shape must only enqueue work on the call's stream: no
+ * allocation
  * (cudaMalloc, or a cudaMallocAsync the stream-ordered pool cannot serve from what it
  * holds), no free, no handle, descriptor, plan or event made or destroyed, no algorithm
  * search, no synchronisation, nothing on another stream (and no call ever works on
@@ -35,15 +37,16 @@ static const char *fail_tag = "FAIL ";
 /* The stream the kernel's process would pass: any value the shim can tell apart. */
 #define CALL_STREAM ((void *)(uintptr_t)0x57ea)
 
-/* spec's tensor at shape set k, f32/f64/i32... as the task says, at a made-up address. */
+/* spec's tensor at shape set k, of the dtype the task says, at a made-up address of its
+ * own (tensor `slot` of buffer set `set`). */
 static int make_tensor(const struct cua_task *t, int k, const struct cua_tensor_spec *spec,
-                       int slot, struct cua_tensor *out, char *err, size_t errlen)
+                       int set, int slot, struct cua_tensor *out, char *err, size_t errlen)
 {
 	int64_t dims[CUA_MAX_DIMS];
 	memset(out, 0, sizeof(*out));
 	if (cua_task_tensor_shape(t, k, spec, dims, err, errlen) != CUA_OK)
 		return 1;
-	out->data = (void *)(((uintptr_t)1 << 44) + ((uintptr_t)slot << 38));
+	out->data = (void *)(((uintptr_t)1 << 46) + ((uintptr_t)set << 44) + ((uintptr_t)slot << 38));
 	out->dtype = spec->dtype;
 	out->ndim = spec->ndim;
 	memcpy(out->shape, dims, sizeof(int64_t) * (size_t)spec->ndim);
@@ -81,19 +84,18 @@ static int run_task(const char *name, const struct cua_task *t, solve_fn solve)
 	for (int pass = 0; pass < t->n_shapes; pass++) {
 		/* the check shapes in order, then the timed one */
 		const int k = pass < t->n_shapes - 1 ? pass + (pass >= timed) : timed;
-		struct cua_tensor in[CUA_MAX_TENSORS], out[CUA_MAX_TENSORS];
-		for (int i = 0; i < t->n_inputs; i++)
-			if (make_tensor(t, k, &t->inputs[i], i, &in[i], err, sizeof(err))) {
-				printf("%s %s %s: %s\n", fail_tag, name, t->id, err);
-				return 2;
-			}
-		for (int i = 0; i < t->n_outputs; i++)
-			if (make_tensor(t, k, &t->outputs[i], CUA_MAX_TENSORS + i, &out[i], err,
-			                sizeof(err))) {
-				printf("%s %s %s: %s\n", fail_tag, name, t->id, err);
-				return 2;
-			}
 		for (int n = 1; n <= 2; n++) {
+			struct cua_tensor in[CUA_MAX_TENSORS], out[CUA_MAX_TENSORS];
+			for (int i = 0; i < t->n_inputs + t->n_outputs; i++) {
+				const bool is_in = i < t->n_inputs;
+				const struct cua_tensor_spec *spec =
+				    is_in ? &t->inputs[i] : &t->outputs[i - t->n_inputs];
+				if (make_tensor(t, k, spec, n, i, is_in ? &in[i] : &out[i - t->n_inputs], err,
+				                sizeof(err))) {
+					printf("%s %s %s: %s\n", fail_tag, name, t->id, err);
+					return 2;
+				}
+			}
 			int counts[SHIM_KINDS];
 			const char *what[SHIM_KINDS];
 			int rc = call(solve, in, t->n_inputs, out, t->n_outputs, counts, what);

@@ -6,6 +6,7 @@
  *     event    an event created and destroyed every call
  *     sync     cudaStreamSynchronize inside the call
  *     stream   the kernel on the legacy default stream, not the call's
+ *     pointer  set-up (an event) cached by x's address, made again for another buffer set
  *     kept     scratch as in pool, the pool kept (mempool-common.cuh): the control, passes
  * Build: the Makefile's $(BUILD)/tests/bl-dry-fix/FAULT.so rule. */
 #include <string.h>
@@ -35,6 +36,13 @@ extern "C" int cua_solve(const struct cua_tensor *in, int n_in, struct cua_tenso
 		return 1;
 	if (pooled && cudaMallocAsync(&scratch, (size_t)n * sizeof(float), stream) != cudaSuccess)
 		return 1;
+	static const void *planned_for;   /* "pointer": what the set-up was made for */
+	if (!strcmp(fault, "pointer") && in[0].data != planned_for) {
+		if (cudaEventCreate(&ev) != cudaSuccess)
+			return 1;
+		cudaEventDestroy(ev);
+		planned_for = in[0].data;
+	}
 	if (!strcmp(fault, "event")) {
 		if (cudaEventCreate(&ev) != cudaSuccess)
 			return 1;
