@@ -14,21 +14,23 @@
 # then sorted with a summary.
 #
 #   --max-time-s S   each evaluation's timing cap (default 1)
-#   --budget-s S     start no task after S seconds (default: none); tasks not reached are
-#                    counted in the summary
+#   --budget-s S     start no task S seconds after the builds (default: none); tasks
+#                    not reached are counted in the summary
 #   --gpus N         N shards at once, shard k on GPU k (CUDA_VISIBLE_DEVICES); default 1
 #   --tol F          the tolerance on judge/event − 1 (default 0.02)
 #   --old DIR        also time DIR as baselines/ (an older copy: before/after in one run):
 #                    a root of its own with this one's tasks/ and include/, rows marked old
 #   --out DIR        where the per-task JSON goes (default /tmp/cuarena-fidelity)
+#   --no-prebuild    skip building every object first (`cuarena selftest --compile-only
+#                    --jobs NPROC`, per root): a cold cache then builds one object at a time
 #
 # Exit: 0 every new row within the tolerance, 1 a row outside it or a baseline that did
 # not pass, 2 usage, 3 nothing measured.
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BIN=${CUARENA:-$ROOT/build/cuarena}
-MAX=1 BUDGET=0 GPUS=1 TOL=0.02 OLD= OUT=/tmp/cuarena-fidelity
-usage() { sed -n '2,27p' "$0" >&2; exit 2; }
+MAX=1 BUDGET=0 GPUS=1 TOL=0.02 OLD= OUT=/tmp/cuarena-fidelity PREBUILD=1
+usage() { sed -n '2,29p' "$0" >&2; exit 2; }
 pats=()
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -38,6 +40,7 @@ while [ $# -gt 0 ]; do
 	--tol) TOL=${2:?}; shift 2 ;;
 	--old) OLD=${2:?}; shift 2 ;;
 	--out) OUT=${2:?}; shift 2 ;;
+	--no-prebuild) PREBUILD=0; shift ;;
 	-h|--help) usage ;;
 	-*) echo "fidelity: unknown option $1" >&2; usage ;;
 	*) pats+=("$1"); shift ;;
@@ -70,6 +73,14 @@ PY
 n_tasks=$(wc -l < "$OUT/tasks.txt")
 [ "$n_tasks" -ge 1 ] || { echo "fidelity: no task matches ${pats[*]}" >&2; exit 2; }
 echo "fidelity: $n_tasks tasks, --max-time-s $MAX, $GPUS GPU(s), tolerance ±$TOL" >&2
+if [ "$PREBUILD" = 1 ]; then
+	for r in "${roots[@]}"; do
+		mapfile -t ids < "$OUT/tasks.txt"
+		"$BIN" --root "${r#*:}" selftest --compile-only --jobs "$(nproc)" "${ids[@]}" \
+			> "$OUT/prebuild.${r%%:*}.log" 2>&1 ||
+			echo "fidelity: some ${r%%:*} builds failed ($OUT/prebuild.${r%%:*}.log)" >&2
+	done
+fi
 
 # The rows of one task's report (JSON) as tab-separated lines:
 # task, which, subject, verdict, judge_ms, event_ms, host_ms, judge/event.
