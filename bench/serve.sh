@@ -116,7 +116,12 @@ fi
 	bad "cuarena table failed on the service's results"
 "$BIN" compare "$DIR/run" "$DIR/serve" > "$DIR/compare-runs.txt" 2>&1
 echo "compare run serve (rc $?): $(tail -n 1 "$DIR/compare-runs.txt")"
-grep -E '^cuarena_(gpu_busy_seconds_total|queue_depth_max|baselines_measured_total)' \
+grep -E '^cuarena_(gpu_busy_seconds_total|queue_depth_max|baselines_measured_total|harness_errors_total|results_write_failures_total)' \
 	"$DIR/metrics.txt" 2>/dev/null
+# a harness failure is a 503, never a reward; a write that failed is a 503 too:
+# on the GPU machine with room on its disk there must be none of either
+[ -s "$DIR/metrics.txt" ] && awk '/^cuarena_(harness_errors_total|results_write_failures_total) / { n += $2 } END { exit n > 0 }' \
+	"$DIR/metrics.txt" 2>/dev/null && ok "no harness failure and no failed write (/metrics)" ||
+	bad "harness failures or failed writes: $(grep -E '^cuarena_(harness_errors|results_write_failures)_total' "$DIR/metrics.txt" | tr '\n' ' ')"
 echo "serve: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

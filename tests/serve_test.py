@@ -4,7 +4,9 @@
     tests/serve_test.py build/cuarena      (tests/cli.sh runs it; needs nvcc)
 
 Protocol, errors, limits, auth, disconnects, restart and a bounded load test of 64
-concurrent clients. The verdicts reached without a GPU (no_code, compile_error,
+concurrent clients; what a cluster does to a service: a full disk (a file-size limit
+stands in), a second server on one folder, a connection flood, a harness that fails
+(no GPU here), and requests that are not well-formed. The verdicts reached without a GPU (no_code, compile_error,
 load_error, forbidden_symbol) come from the same code as `env`, which is checked
 by asking both. Waits are "until" a state the server reports (/metrics), with a
 generous deadline; nothing asserts how long anything took. Prints "ok"/"FAIL"
@@ -13,6 +15,7 @@ lines and "N passed, M failed"; exits 1 on a failure.
 import json
 import os
 import re
+import resource
 import shutil
 import signal
 import socket
@@ -63,7 +66,7 @@ def check(cond, what, detail=""):
 class Server:
     """One `cuarena serve` on 127.0.0.1 and a free port."""
 
-    def __init__(self, name, *args, results=None):
+    def __init__(self, name, *args, results=None, fsize=None):
         self.results = results or os.path.join(WORK, name)
         self.port_file = os.path.join(WORK, name + ".port")
         if os.path.exists(self.port_file):
@@ -71,8 +74,13 @@ class Server:
         self.log = open(os.path.join(WORK, name + ".log"), "a")
         cmd = [BIN, "serve", "--listen", "127.0.0.1:0", "--port-file", self.port_file,
                "--results", self.results] + list(args)
+        def limit():
+            # a full disk stands in: a file-size limit on the server alone (the
+            # hard limit stays, so it can be raised again: room again)
+            resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, resource.RLIM_INFINITY))
+
         self.proc = subprocess.Popen(cmd, stdout=self.log, stderr=self.log, env=ENV,
-                                     cwd=ROOT)
+                                     cwd=ROOT, preexec_fn=limit if fsize else None)
         deadline = time.monotonic() + 60
         while not os.path.exists(self.port_file):
             if self.proc.poll() is not None or time.monotonic() > deadline:
@@ -85,6 +93,10 @@ class Server:
 
     def client(self, **kw):
         return CuarenaService(self.url, **kw)
+
+    def log_text(self):
+        with open(self.log.name) as f:
+            return f.read()
 
     def stop(self, sig=signal.SIGTERM):
         self.proc.send_signal(sig)
@@ -465,6 +477,12 @@ def test_restart():
     check("L1/021-relu: killed before its cudnn/relu baseline was written: its baselines "
           "are measured again" in log, "a restart does not go on with a cut set of baselines",
           log[-400:])
+    torn = len('{"task": "L1/021-relu", "tur')
+    check("continuing %s: 3 evaluation lines (2 of candidates), 1 episode open and 0 closed; "
+          "cut the torn last line of evals.jsonl (%d bytes); 1 open episode restored"
+          % (res, torn) in log,
+          "a restart says what it found: evaluations, episodes open and closed, the tail "
+          "cut (file, bytes)", log[-600:])
     c = srv.client()
     g = c.episode(ep)
     check(g["turn"] == 2 and g["rewards"] == [first["reward"]] and g["reward"] == "kevin" and
@@ -487,6 +505,292 @@ def test_restart():
           "run.json records the restart")
     rc, out, err = cuarena("table", res, "--json")
     check(rc == 0, "table reads the folder after a restart", err)
+
+
+def test_restart_torn_middle():
+    """A folder written before the one writer: a failed append left torn bytes in the
+    middle of evals.jsonl, the next line glued to them. A restart read it before as
+    "line 2: not valid JSON" and refused to start, as table and board did."""
+    res = os.path.join(WORK, "torn-middle")
+    srv = Server("torn-middle", results=res)
+    c = srv.client()
+    for i in range(3):
+        c.evaluate("relu", None, episode="m%d" % i)
+    srv.stop()
+    path = os.path.join(res, "evals.jsonl")
+    with open(path) as f:
+        lines = f.readlines()
+    torn = '{"schema":2,"task":"L1/021-relu","tu'
+    lines[1] = torn + lines[1]
+    with open(path, "w") as f:
+        f.writelines(lines)
+    rc, out, err = cuarena("table", res, "--json")
+    check(rc == 0 and "evals.jsonl: line 2: %d bytes torn by a failed write" % len(torn) in err,
+          "table reads a folder with a torn line in the middle, naming it", (rc, err[-400:]))
+    rc, out, err = cuarena("board", res, "--md", os.path.join(WORK, "torn-board.md"))
+    check(rc == 0, "and so does board", (rc, err[-300:]))
+    srv = Server("torn-middle", results=res)
+    log = srv.log_text()
+    check("skipped evals.jsonl line 2 (%d bytes torn by a failed write; the line glued after "
+          "them is read)" % len(torn) in log, "a restart reads it, naming the torn line",
+          log[-500:])
+    check(srv.metrics()["cuarena_evaluations_recorded"] == 3,
+          "the line glued to the torn bytes is one of the evaluations found")
+    check(srv.client().evaluate("relu", None, episode="m3")["verdict"] == "no_code",
+          "and the server goes on")
+    srv.stop()
+
+
+def whole_lines(path):
+    """Every line of a results file parses and the last ends in a newline."""
+    if not os.path.exists(path):
+        return True
+    with open(path, "rb") as f:
+        data = f.read()
+    if data and not data.endswith(b"\n"):
+        return False
+    try:
+        for line in data.splitlines():
+            json.loads(line)
+    except ValueError:
+        return False
+    return True
+
+
+def test_disk_full():
+    """The disk fills (a file-size limit on the server stands in): an evaluation is
+    answered 200 only once recorded; one that cannot be is a 503 (retryable, JSON),
+    its half-written line cut off; /healthz says why and /metrics counts it; with
+    room again the service goes on, and no line is torn or glued."""
+    srv = Server("full", fsize=24000)
+    statuses, answered = [], []
+    for i in range(80):
+        st, h, j = jreq(srv.port, "POST", "/v1/evaluate",
+                        {"task": "relu", "code": None, "episode": "full-%d" % i})
+        statuses.append(st)
+        if st == 200:
+            answered.append("full-%d" % i)
+        elif st == 503:
+            break
+    check(200 in statuses and statuses[-1] == 503,
+          "evaluations are answered until the disk is full, then 503", statuses[-5:])
+    check(j.get("ok") is False and j.get("retryable") is True and j.get("reason") ==
+          "unrecorded" and "File too large" in j.get("error", "") and
+          int(h.get("retry-after", "0")) >= 1,
+          "the 503 is JSON: retryable, why, Retry-After", (h, j))
+    st, _, hz = jreq(srv.port, "GET", "/healthz")
+    check(st == 503 and hz["ok"] is False and "cannot be written" in hz.get("reason", "") and
+          "File too large" in hz["reason"] and WORK not in json.dumps(hz),
+          "/healthz says ok: false with the reason (a file, not the folder's path)", hz)
+    m = srv.metrics()
+    check(m.get("cuarena_results_write_failures_total", 0) >= 1 and
+          m.get("cuarena_results_writable") == 0 and
+          m.get('cuarena_requests_rejected_total{reason="unrecorded"}', 0) >= 1,
+          "/metrics counts the failed writes", m.get("cuarena_results_write_failures_total"))
+    st, _, j = jreq(srv.port, "POST", "/v1/evaluate", {"task": "relu", "code": None,
+                                                       "episode": "held"})
+    check(st == 503 and j.get("reason") == "unrecorded",
+          "while the folder cannot be written, requests are not evaluated", (st, j))
+    ev, tr = (os.path.join(srv.results, n) for n in ("evals.jsonl", "trajectories.jsonl"))
+    check(whole_lines(ev) and whole_lines(tr), "every results file holds whole lines only")
+    labels = [l.get("episode") for l in eval_lines(srv.results)]
+    check(labels == answered, "each evaluation answered 200 is recorded, and none other",
+          (len(labels), len(answered)))
+    # room again
+    resource.prlimit(srv.proc.pid, resource.RLIMIT_FSIZE,
+                     (resource.RLIM_INFINITY, resource.RLIM_INFINITY))
+    end, st = time.monotonic() + 60, 0
+    while time.monotonic() < end and st != 200:
+        time.sleep(0.5)
+        st, _, j = jreq(srv.port, "POST", "/v1/evaluate",
+                        {"task": "relu", "code": None, "episode": "again"})
+    check(st == 200, "with room again, an evaluation is answered and recorded", (st, j))
+    st, _, hz = jreq(srv.port, "GET", "/healthz")
+    check(st == 200 and hz["ok"] is True and hz["results_writable"], "/healthz is ok again",
+          hz)
+    check(whole_lines(ev) and whole_lines(tr) and
+          [l.get("episode") for l in eval_lines(srv.results)] == answered + ["again"],
+          "nothing torn, nothing glued, nothing lost")
+    srv.stop()
+    rc, out, err = cuarena("table", srv.results, "--json")
+    check(rc == 0 and "torn" not in err, "table reads the folder without a warning",
+          (rc, err[-300:]))
+
+
+def test_one_writer():
+    """Two servers on one results folder: both appended and restored the same
+    episodes, and run.json lost a task. The second is refused, naming the first."""
+    res = os.path.join(WORK, "one-writer")
+    first = Server("one-writer", results=res)
+    rc, _, err = cuarena("serve", "--listen", "127.0.0.1:0", "--results", res)
+    check(rc == 2 and "is being written by another cuarena (pid %d serve on "
+          % first.proc.pid in err, "a second server on the folder is refused with the "
+          "first's pid", (rc, err[-300:]))
+    out = os.path.join(WORK, "one-writer-merged")
+    rc, _, err = cuarena("merge", res, "--out", out)
+    check(rc == 2 and "still being written (pid %d serve" % first.proc.pid in err,
+          "merge refuses a folder still being written", (rc, err[-300:]))
+    first.stop()
+    second = Server("one-writer", results=res)
+    check(second.client().health()["ok"], "once the first has stopped, the folder is free")
+    second.stop()
+
+
+def test_flood():
+    """One unauthenticated peer holding many half-sent connections locked every other
+    client out. Now a peer gets --max-per-client connections, and one that sends
+    nothing for --client-timeout-s is closed; others are served meanwhile."""
+    srv = Server("flood", "--max-per-client", "8", "--client-timeout-s", "2")
+    held = []
+    for _ in range(120):
+        s = socket.socket()
+        s.bind(("127.0.0.2", 0))
+        try:
+            s.connect(("127.0.0.1", srv.port))
+            s.sendall(b"POST /v1/evaluate HTTP/1.1\r\nHost: x\r\nContent-Le")
+        except OSError:
+            s.close()
+            continue
+        held.append(s)
+    time.sleep(0.5)
+
+    def closed(s):
+        s.settimeout(0.05)
+        try:
+            return s.recv(1) == b""
+        except socket.timeout:
+            return False
+        except OSError:
+            return True
+
+    open_now = [s for s in held if not closed(s)]
+    check(len(open_now) <= 8, "one peer holds at most --max-per-client connections",
+          len(open_now))
+    t0 = time.monotonic()
+    r = srv.client().evaluate("relu", None, episode="not-locked-out")
+    check(r["verdict"] == "no_code", "another client is served during the flood")
+    st, _, _ = jreq(srv.port, "GET", "/healthz")
+    check(st == 200, "and /healthz answers")
+    end = time.monotonic() + 30
+    while time.monotonic() < end and any(not closed(s) for s in open_now):
+        time.sleep(0.2)
+    check(all(closed(s) for s in open_now) and time.monotonic() - t0 < 30,
+          "half-sent connections are closed after --client-timeout-s")
+    for s in held:
+        s.close()
+    srv.stop()
+
+
+def test_harness_failure():
+    """No GPU here: a kernel that compiles reaches the judge, which cannot run it.
+    That was HTTP 200, harness_error, reward -1: a trainer learned from a harness
+    failure. Now it is a 503 to retry, nothing recorded, no turn taken."""
+    srv = Server("harness")
+    if srv.client().health()["gpu_present"]:
+        check(True, "(a GPU is here: the harness-failure checks need none)")
+        srv.stop()
+        return
+    with open(os.path.join(ROOT, "tasks", "L1", "021-relu", "reference.cu")) as f:
+        good = f.read()
+    st, h, j = jreq(srv.port, "POST", "/v1/evaluate", {"task": "relu", "code": good,
+                                                       "episode": "h1"})
+    check(st == 503 and j.get("ok") is False and j.get("retryable") is True and
+          j.get("reason") == "harness_error" and "not the kernel" in j.get("error", "") and
+          "no GPU" in j["error"] and "reward" not in j and int(h.get("retry-after", 0)) >= 1,
+          "a harness failure is a 503 with the reason, never 200 with -1", (st, j))
+    check(not eval_lines(srv.results), "and nothing is recorded")
+    c = srv.client()
+    ep = c.reset("relu", turns=2)["episode"]
+    st, _, j = jreq(srv.port, "POST", "/v1/episodes/%s/step" % ep, {"code": good})
+    check(st == 503 and j.get("reason") == "harness_error", "a step the harness fails: 503",
+          (st, j))
+    g = c.episode(ep)
+    check(g["turn"] == 1 and g["rewards"] == [] and not g["done"],
+          "and the episode's turn is not taken", g)
+    r = c.step(ep, BROKEN)
+    check(r["turn"] == 1 and r["verdict"] == "compile_error", "the next step is turn 1", r)
+    m = srv.metrics()
+    check(m.get("cuarena_harness_errors_total") == 2 and
+          m.get('cuarena_verdicts_total{verdict="harness_error"}') == 0,
+          "/metrics counts harness failures apart from verdicts", m.get(
+              "cuarena_harness_errors_total"))
+    srv.stop()
+
+
+def raw(port, data, half_close=False, timeout=120):
+    """Sends raw bytes; returns everything the server sent until it closed."""
+    s = socket.create_connection(("127.0.0.1", port))
+    s.sendall(data)
+    if half_close:
+        s.shutdown(socket.SHUT_WR)
+    s.settimeout(timeout)
+    out = b""
+    try:
+        while True:
+            b = s.recv(65536)
+            if not b:
+                break
+            out += b
+            if b"\r\n\r\n" in out and not out.startswith(b"HTTP/1.1 100"):
+                head, _, body = out.partition(b"\r\n\r\n")
+                n = re.search(rb"(?i)content-length: *(\d+)", head)
+                if n and len(body) >= int(n.group(1)):
+                    break
+    except OSError:
+        pass
+    s.close()
+    return out
+
+
+def test_malformed():
+    """Requests that are not well-formed get a JSON reply (what libmicrohttpd answers
+    itself before cuarena sees a request is listed in docs/SERVE.md)."""
+    tok = os.path.join(WORK, "edge-token")
+    with open(tok, "w") as f:
+        f.write("edge-token-0123456789abcdef\n")
+    os.chmod(tok, 0o600)
+    srv = Server("edges", "--token-file", tok)
+    auth = {"Authorization": "Bearer edge-token-0123456789abcdef"}
+    body = b'{"task": "relu", "code": "int x; // \xff\xfe not text"}'
+    st, _, raw_body = raw_request(srv.port, "POST", "/v1/evaluate", body,
+                                  dict(auth, **{"Content-Type": "application/json"}))
+    j = json.loads(raw_body)
+    check(st == 400 and "not valid UTF-8" in j["error"] and j["ok"] is False,
+          "a body that is not UTF-8 is a 400", (st, j))
+    st, _, raw_body = raw_request(srv.port, "GET", "/v1/tasks/%FF%FEx", None, auth)
+    check(st == 400 and json.loads(raw_body.decode("utf-8"))["error"] ==
+          "the path is not valid UTF-8", "a path that is not UTF-8 is a 400, not echoed",
+          (st, raw_body))
+    check(not eval_lines(srv.results), "neither is evaluated")
+    for method, path, allow in [("PUT", "/v1/evaluate", "POST"),
+                                ("DELETE", "/metrics", "GET, HEAD"),
+                                ("GET", "/v1/episodes/ep-x/step", "POST"),
+                                ("POST", "/v1/episodes/ep-x", "GET, HEAD, DELETE")]:
+        st, h, j = jreq(srv.port, method, path, b"{}", auth)
+        check(st == 405 and h.get("allow") == allow and j.get("ok") is False,
+              "%s %s: 405 with Allow: %s" % (method, path, allow), (st, h.get("allow"), j))
+    out = raw(srv.port, b"POST /v1/evaluate HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n")
+    check(out.startswith(b"HTTP/1.1 400 "), "a non-numeric Content-Length is a 400 (its body "
+          "is libmicrohttpd's: docs/SERVE.md)", out[:120])
+    # a client that half-closes after its request still gets the answer
+    data = json.dumps({"task": "relu", "code": BROKEN, "episode": "half"}).encode()
+    req = (b"POST /v1/evaluate HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer "
+           b"edge-token-0123456789abcdef\r\nContent-Type: application/json\r\n"
+           b"Content-Length: %d\r\n\r\n" % len(data)) + data
+    out = raw(srv.port, req, half_close=True)
+    while out.startswith(b"HTTP/1.1 100"):
+        out = out.partition(b"\r\n\r\n")[2]
+    head, _, body = out.partition(b"\r\n\r\n")
+    ok = head.startswith(b"HTTP/1.1 200") and json.loads(body)["verdict"] == "compile_error"
+    check(ok, "a client that half-closes after its request gets its answer", out[:200])
+    check([l.get("episode") for l in eval_lines(srv.results)] == ["half"],
+          "and its evaluation is recorded once")
+    st, _, hz = jreq(srv.port, "GET", "/healthz")
+    check(st == 200 and "results" not in hz and WORK not in json.dumps(hz),
+          "/healthz without the token shows no path", hz)
+    st, _, hz = jreq(srv.port, "GET", "/healthz", None, auth)
+    check(hz.get("results") == srv.results, "with the token it names the folder", hz)
+    srv.stop()
 
 
 # ---- load ---------------------------------------------------------------------------
@@ -531,7 +835,9 @@ def test_load():
 
 def main():
     try:
-        for t in (test_start, test_protocol, test_auth, test_limits, test_restart, test_load):
+        for t in (test_start, test_protocol, test_auth, test_limits, test_restart,
+                  test_restart_torn_middle, test_disk_full, test_one_writer, test_flood,
+                  test_harness_failure, test_malformed, test_load):
             try:
                 t()
             except Exception as e:  # noqa: BLE001

@@ -1,6 +1,7 @@
 /* test-results.c — the run-folder loader (harness/results/results.c): fields, scored
- * evaluations, code read back, rejections naming file and line, the torn last
- * line, and the escapers. Fixtures: tests/data/results/ (make-fixtures.py). */
+ * evaluations, code read back, rejections naming file and line, torn lines, and
+ * the escapers; the folder's one writer (results/writer.c) and what a folder
+ * holds (results/prior.c). Fixtures: tests/data/results/ (make-fixtures.py). */
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
 #include <math.h>
@@ -10,7 +11,12 @@
 #include <unistd.h>
 #include <cjson/cJSON.h>
 
+#include "results/prior.h"
 #include "results/results.h"
+#include "results/writer.h"
+#include "catalogue/catalogue.h"
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include "cuarena-test.h"
 
 static const char *fixture(const char *name)
@@ -182,7 +188,6 @@ struct reject {
 };
 
 static struct reject rejects[] = {
-	{"bad-json", CUA_E_PARSE, "evals.jsonl", "line 3: not valid JSON"},
 	{"newer-schema", CUA_E_PARSE, "evals.jsonl",
 	 "line 12: schema 99 is newer than this cuarena (2)"},
 	{"newer-run", CUA_E_PARSE, "run.json", "schema 99 is newer than this cuarena (2)"},
@@ -217,13 +222,67 @@ Test(results, a_torn_last_line_is_reported_and_skipped)
 	cr_expect_eq(t->n_turns, 3);
 	cr_expect_eq(run->n_warnings, 2);
 	char want[4300];
-	snprintf(want, sizeof(want), "%s/evals.jsonl: line 4: torn last line skipped",
-	         fixture("torn"));
+	snprintf(want, sizeof(want), "%s/evals.jsonl: line 4: ", fixture("torn"));
 	cr_assert_not_null(run->warnings);
 	cr_expect(strstr(run->warnings, want) != NULL, "%s", run->warnings);
-	cr_expect(strstr(run->warnings, "trajectories.jsonl: line 4: torn") != NULL, "%s",
+	cr_expect(strstr(run->warnings, "torn last line skipped (56 bytes: its writer was stopped "
+	                                "while writing it)"),
+	          "%s", run->warnings);
+	cr_expect(strstr(run->warnings, "trajectories.jsonl: line 4: ") != NULL, "%s",
 	          run->warnings);
 	cua_results_free(run);
+}
+
+/* A writer before the one writer (writer.c) did not cut a failed append back:
+ * its torn bytes then sat in the middle of the file, with or without the next
+ * line glued to them, and table, board and a restarted serve refused the whole
+ * folder ("line 3: not valid JSON"). Now the torn bytes are skipped and named
+ * with their count, and a whole line glued after them is read. */
+Test(results, a_torn_line_in_the_middle_is_skipped_and_named_not_refused)
+{
+	struct cua_results *run = load("bad-json");
+	const struct cua_results_task *t = task(run, "L1/021-relu");
+	cr_expect_eq(t->n_evals, 3, "the lines around the torn one are read");
+	char want[4400];
+	snprintf(want, sizeof(want), "%s/evals.jsonl: line 3: 47 bytes torn by a failed write",
+	         fixture("bad-json"));
+	cr_assert_not_null(run->warnings);
+	cr_expect(strstr(run->warnings, want) != NULL, "%s", run->warnings);
+	cua_results_free(run);
+
+	/* the disk-full case: the torn bytes and the next whole line on one line */
+	tmp_make();
+	char dir[256], cmd[8600], err[CUA_ERR_LEN] = "";
+	snprintf(dir, sizeof(dir), "%s/glued", tmp);
+	snprintf(cmd, sizeof(cmd), "cp -r '%s' '%s' && cd '%s' && head -n 1 evals.jsonl > e && "
+	         "printf '{\"schema\":2,\"task\":\"L1/021-relu\",\"tu' >> e && "
+	         "tail -n +2 evals.jsonl >> e && mv e evals.jsonl", fixture("basic"), dir, dir);
+	int status;
+	free(sh(cmd, &status));
+	cr_assert_eq(status, 0, "%s", cmd);
+	struct cua_results *base = load("basic");
+	run = NULL;
+	cr_assert_eq(cua_results_load(dir, &run, err, sizeof(err)), CUA_OK, "%s", err);
+	for (int i = 0; i < base->n_tasks; i++)
+		cr_expect_eq(task(run, base->tasks[i].id)->n_evals, base->tasks[i].n_evals,
+		             "%s: the line glued after the torn bytes is read",
+		             base->tasks[i].id);
+	snprintf(want, sizeof(want), "%s/evals.jsonl: line 2: 36 bytes torn by a failed write "
+	         "(an older cuarena did not cut them back) skipped; the whole line glued after "
+	         "them is read", dir);
+	cr_expect(run->warnings && strstr(run->warnings, want), "%s", run->warnings);
+	/* the glued line's code is found where it starts, after the torn bytes */
+	const struct cua_results_task *bt = &base->tasks[0];
+	if (bt->n_turns) {
+		char *a = cua_results_code(base, bt, bt->turns[0].turn);
+		char *b = cua_results_code(run, task(run, bt->id), bt->turns[0].turn);
+		cr_expect((!a && !b) || (a && b && !strcmp(a, b)));
+		free(a);
+		free(b);
+	}
+	cua_results_free(base);
+	cua_results_free(run);
+	tmp_remove();
 }
 
 /* Runs record each task's flops and bytes on its baselines lines; a run from
@@ -288,13 +347,15 @@ Test(results, a_torn_last_line_is_skipped_by_readers_and_cut_by_writers)
 	char path[] = "/tmp/cuarena-test-walk-XXXXXX", err[CUA_ERR_LEN] = "";
 	write_tmp(path, L1 "\n  \n" L2 "{\"schema\":2,\"ta");
 	struct seen s = {0};
-	int torn = -1;
+	struct cua_results_tears torn;
 	cr_assert_eq(cua_results_each_line(path, CUA_RESULTS_SKIP_TORN, see, &s, &torn, err,
 	                                   sizeof(err)), CUA_OK, "%s", err);
 	cr_expect_eq(s.n, 2);
 	cr_expect(s.lines[0] == 1 && s.lines[1] == 4, "lines %d %d", s.lines[0], s.lines[1]);
 	cr_expect_eq(s.offsets[1], (long)strlen(L1 "\n  \n"), "where line 4 starts");
-	cr_expect_eq(torn, 5);
+	cr_expect(torn.n == 1 && torn.at[0].line == 5 && torn.at[0].tail &&
+	          torn.at[0].bytes == 15, "%d tears, line %d, %ld bytes", torn.n, torn.at[0].line,
+	          torn.at[0].bytes);
 	char *text = read_tmp(path);
 	cr_expect(strstr(text, "\"ta") != NULL, "a reader changes nothing");
 	free(text);
@@ -303,26 +364,66 @@ Test(results, a_torn_last_line_is_skipped_by_readers_and_cut_by_writers)
 	cr_assert_eq(cua_results_each_line(path, CUA_RESULTS_CUT_TORN, see, &s, &torn, err,
 	                                   sizeof(err)), CUA_OK, "%s", err);
 	cr_expect_eq(s.n, 2);
-	cr_expect_eq(torn, 5, "the cut line is named");
+	cr_expect(torn.n == 1 && torn.at[0].line == 5 && torn.at[0].bytes == 15,
+	          "the cut line is named with its bytes");
 	text = read_tmp(path);
 	cr_expect_str_eq(text, L1 "\n  \n" L2);
 	free(text);
 	cr_assert_eq(cua_results_each_line(path, CUA_RESULTS_CUT_TORN, see, &s, &torn, err,
 	                                   sizeof(err)), CUA_OK, "%s", err);
-	cr_expect_eq(torn, 0, "nothing left to cut");
+	cr_expect_eq(torn.n, 0, "nothing left to cut");
 	unlink(path);
 
 	/* a missing file is empty */
 	s = (struct seen){0};
 	cr_expect_eq(cua_results_each_line(path, CUA_RESULTS_CUT_TORN, see, &s, &torn, err,
 	                                   sizeof(err)), CUA_OK, "%s", err);
-	cr_expect(s.n == 0 && torn == 0);
+	cr_expect(s.n == 0 && torn.n == 0);
 }
 
-/* What a kill cannot leave stops the walk, naming the file and line: a bad line
- * with a line after it; for a writer, a bad last line that ended in a newline
- * (its bytes were all written: not torn); a line without a schema this cuarena
- * reads; and whatever the caller refuses. */
+/* Lines that do not parse in the middle of a file are what an older writer
+ * left (a failed append not cut back): skipped and named, with a record glued
+ * after the torn bytes read; a line that parses but is not a record this
+ * cuarena reads still stops the walk (below). */
+Test(results, a_line_that_does_not_parse_is_torn_and_a_record_glued_to_it_is_read)
+{
+	static const struct {
+		const char *text;
+		int seen, line;
+		long bytes;
+		bool glued;
+	} cases[] = {
+		{L1 "{\"schema\n" L2, 2, 2, 8, false},
+		{L1 "{\"schema\n", 1, 2, 8, false},
+		{L1 "{\"task\":\"x\",\"tu" L2, 2, 2, 15, true},
+		{L1 "{\"a\":{\"b\":[1,{" L2, 2, 2, 14, true},
+		{L1 "garbage {} more" "\n" L2, 2, 2, 15, false},
+	};
+	for (size_t i = 0; i < CUA_ARRAY_LEN(cases); i++)
+		for (int mode = 0; mode < 2; mode++) {
+			char path[] = "/tmp/cuarena-test-walk-XXXXXX", err[CUA_ERR_LEN] = "";
+			write_tmp(path, cases[i].text);
+			struct seen s = {0};
+			struct cua_results_tears torn;
+			cr_expect_eq(cua_results_each_line(path, (enum cua_results_tail)mode, see, &s,
+			                                   &torn, err, sizeof(err)), CUA_OK,
+			             "case %zu: %s", i, err);
+			cr_expect_eq(s.n, cases[i].seen, "case %zu: %d records read", i, s.n);
+			cr_expect(torn.n == 1 && torn.at[0].line == cases[i].line &&
+			          torn.at[0].bytes == cases[i].bytes &&
+			          torn.at[0].glued == cases[i].glued && !torn.at[0].tail,
+			          "case %zu: line %d, %ld bytes, glued %d", i, torn.at[0].line,
+			          torn.at[0].bytes, torn.at[0].glued);
+			char *text = read_tmp(path);
+			cr_expect_str_eq(text, cases[i].text, "case %zu: the file is left as it was", i);
+			free(text);
+			unlink(path);
+		}
+}
+
+/* What no tear leaves stops the walk, naming the file and line: a line without
+ * a schema this cuarena reads, one that is not an object, and whatever the caller
+ * refuses. */
 Test(results, a_bad_line_stops_the_walk_naming_file_and_line)
 {
 	static const struct {
@@ -331,9 +432,6 @@ Test(results, a_bad_line_stops_the_walk_naming_file_and_line)
 		int stop_at;
 		const char *want;
 	} cases[] = {
-		{L1 "{\"schema\n" L2, CUA_RESULTS_SKIP_TORN, 0, "line 2: not valid JSON"},
-		{L1 "{\"schema\n" L2, CUA_RESULTS_CUT_TORN, 0, "line 2: not valid JSON"},
-		{L1 "{\"schema\n", CUA_RESULTS_CUT_TORN, 0, "line 2: not valid JSON"},
 		{L1 "{\"task\":\"c\"}\n", CUA_RESULTS_SKIP_TORN, 0, "line 2: no \"schema\""},
 		{L1 "{\"schema\":3}\n", CUA_RESULTS_CUT_TORN, 0,
 		 "line 2: schema 3 is newer than this cuarena (2)"},
@@ -401,37 +499,308 @@ ParameterizedTest(struct esc_case *c, results, text_is_escaped_for_its_output)
 	free(got);
 }
 
-/* The one append rule (run and serve write through it) and the torn-tail cut
- * that --resume and a restarted server apply before appending again. */
-Test(results, an_appended_record_is_one_line_with_its_schema_and_a_torn_tail_is_cut)
+/* ---- the one writer (results/writer.c) -------------------------------------------- */
+
+TestSuite(writer, .init = tmp_make, .fini = tmp_remove);
+
+static char *file_of(const char *dir, const char *name)
 {
-	char path[] = "/tmp/cuarena-test-append-XXXXXX";
-	int fd = mkstemp(path);
+	char p[4400], *buf = NULL;
+	snprintf(p, sizeof(p), "%s/%s", dir, name);
+	if (cua_read_file(p, 1 << 24, &buf, NULL, NULL, 0) != CUA_OK)
+		return NULL;
+	return buf;
+}
+
+/* A step's object as the episode codec writes it, small. */
+static cJSON *step_obj(int turn)
+{
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddNumberToObject(o, "turn", turn);
+	cJSON_AddNumberToObject(o, "reward", -1);
+	cJSON *e = cJSON_AddObjectToObject(o, "eval");
+	cJSON_AddStringToObject(e, "subject", "candidate");
+	cJSON_AddStringToObject(e, "verdict", "no_code");
+	return o;
+}
+
+/* Each record is one line with its schema; a torn tail (a writer killed
+ * mid-line) is cut when the folder is opened again, and said how many bytes. */
+Test(writer, a_record_is_one_line_with_its_schema_and_a_torn_tail_is_cut_on_open)
+{
+	char dir[256], err[CUA_ERR_LEN] = "";
+	snprintf(dir, sizeof(dir), "%s/run", tmp);
+	struct cua_writer *w;
+	struct cua_writer_opened opened;
+	cr_assert_eq(cua_writer_open(dir, "test", &w, &opened, err, sizeof(err)), CUA_OK, "%s",
+	             err);
+	struct cua_eval_where at = {.task = "L1/021-relu", .level = 1};
+	cr_assert_eq(cua_writer_eval(w, &at, step_obj(1), err, sizeof(err)), CUA_OK, "%s", err);
+	cua_writer_close(w);
+	char p[400];
+	snprintf(p, sizeof(p), "%s/evals.jsonl", dir);
+	int fd = open(p, O_WRONLY | O_APPEND);
 	cr_assert(fd >= 0);
-	cJSON *a = cJSON_CreateObject();
-	cJSON_AddStringToObject(a, "task", "L1/021-relu");
-	cr_assert_eq(cua_results_append(fd, a), 0);
-	cr_assert_eq(write(fd, "{\"task\":\"L1/0", 13), 13);   /* a writer killed mid-line */
+	cr_assert_eq(write(fd, "{\"turn\":2,\"re", 13), 13);   /* killed mid-line */
 	close(fd);
-	cr_expect_eq(cua_results_drop_torn_tail(path), 13, "the torn 13 bytes are cut");
-	cr_expect_eq(cua_results_drop_torn_tail(path), 0, "a whole file is left as it is");
-	fd = open(path, O_WRONLY | O_APPEND);
-	cr_assert(fd >= 0);
-	cJSON *b = cJSON_CreateObject();
-	cJSON_AddNumberToObject(b, "turn", 2);
-	cr_assert_eq(cua_results_append(fd, b), 0);
-	close(fd);
-	char *buf = NULL;
-	size_t len = 0;
-	cr_assert_eq(cua_read_file(path, 1 << 20, &buf, &len, NULL, 0), CUA_OK);
-	/* the schema this cuarena writes, never a literal (writers wrote 1 after
-	 * the judge's clock made it 2) */
-	char want[128];
-	snprintf(want, sizeof(want), "{\"task\":\"L1/021-relu\",\"schema\":%d}\n"
-	         "{\"turn\":2,\"schema\":%d}\n", CUA_RESULTS_SCHEMA, CUA_RESULTS_SCHEMA);
-	cr_expect_str_eq(buf, want);
-	free(buf);
-	unlink(path);
-	cr_expect_eq(cua_results_drop_torn_tail(path), 0, "a missing file: nothing happens");
-	cr_expect_neq(access(path, F_OK), 0);
+	cr_assert_eq(cua_writer_open(dir, "test", &w, &opened, err, sizeof(err)), CUA_OK, "%s",
+	             err);
+	cr_expect_eq(opened.cut[CUA_RESULTS_F_EVALS], 13, "the torn 13 bytes are cut");
+	cr_expect_eq(opened.cut[CUA_RESULTS_F_TRAJ], 0);
+	cr_assert_eq(cua_writer_eval(w, &at, step_obj(2), err, sizeof(err)), CUA_OK, "%s", err);
+	cua_writer_close(w);
+	char *text = file_of(dir, "evals.jsonl");
+	cr_assert_not_null(text);
+	/* the schema this cuarena writes, never a literal */
+	char want[512];
+	snprintf(want, sizeof(want),
+	         "{\"turn\":1,\"reward\":-1,\"eval\":{\"subject\":\"candidate\",\"verdict\":"
+	         "\"no_code\"},\"task\":\"L1/021-relu\",\"level\":1,\"schema\":%d}\n"
+	         "{\"turn\":2,\"reward\":-1,\"eval\":{\"subject\":\"candidate\",\"verdict\":"
+	         "\"no_code\"},\"task\":\"L1/021-relu\",\"level\":1,\"schema\":%d}\n",
+	         CUA_RESULTS_SCHEMA, CUA_RESULTS_SCHEMA);
+	cr_expect_str_eq(text, want);
+	free(text);
+	cr_expect_eq(cua_results_drop_torn_tail(p), 0, "a whole file is left as it is");
+}
+
+/* A full disk (a file-size limit stands in): the write that does not fit is cut
+ * back off the file before the caller hears of it, so the file holds whole
+ * lines only; the writer says it is failing, naming the file but not the
+ * folder, and is well again once a write fits. Before, the half-written line
+ * stayed, and the next one was glued to it. */
+Test(writer, a_write_that_does_not_fit_is_cut_back_to_the_last_whole_line)
+{
+	char dir[256], err[CUA_ERR_LEN] = "", why[256];
+	snprintf(dir, sizeof(dir), "%s/full", tmp);
+	struct cua_writer *w;
+	cr_assert_eq(cua_writer_open(dir, "test", &w, NULL, err, sizeof(err)), CUA_OK, "%s", err);
+	struct rlimit old, lim;
+	cr_assert_eq(getrlimit(RLIMIT_FSIZE, &old), 0);
+	lim = old;
+	lim.rlim_cur = 1000;   /* this test's own process (Criterion forks one per test) */
+	cr_assert_eq(setrlimit(RLIMIT_FSIZE, &lim), 0);
+	struct cua_eval_where at = {.task = "L1/021-relu", .level = 1};
+	int ok = 0;
+	enum cua_status st = CUA_OK;
+	for (int k = 1; k <= 20 && st == CUA_OK; k++)
+		if ((st = cua_writer_eval(w, &at, step_obj(k), err, sizeof(err))) == CUA_OK)
+			ok++;
+	cr_expect_eq(st, CUA_E_IO, "a line past the limit fails");
+	cr_expect(ok >= 1 && ok < 20, "%d lines fitted", ok);
+	cr_expect(strstr(err, "evals.jsonl: cannot append a line: File too large") &&
+	          strstr(err, "cut back to its last whole line"), "%s", err);
+	uint64_t failures = 0;
+	cr_expect(cua_writer_failing(w, why, sizeof(why), &failures));
+	cr_expect_str_eq(why, "evals.jsonl: File too large");
+	cr_expect_eq(failures, 1);
+	char *text = file_of(dir, "evals.jsonl");
+	cr_assert_not_null(text);
+	int lines = 0;
+	for (char *l = text, *nl; *l; l = nl + 1) {
+		nl = strchr(l, '\n');
+		cr_assert_not_null(nl, "the file ends in a whole line");
+		*nl = '\0';
+		cJSON *o = cJSON_Parse(l);
+		cr_expect_not_null(o, "line %d is whole", lines + 1);
+		cJSON_Delete(o);
+		lines++;
+	}
+	cr_expect_eq(lines, ok, "every line answered OK is there, and no other");
+	free(text);
+	/* room again: the next line is whole, after the last one */
+	cr_assert_eq(setrlimit(RLIMIT_FSIZE, &old), 0);
+	cr_expect_eq(cua_writer_eval(w, &at, step_obj(21), err, sizeof(err)), CUA_OK, "%s", err);
+	cr_expect_not(cua_writer_failing(w, NULL, 0, NULL), "well again");
+	cua_writer_close(w);
+	struct cua_results_tears torn;
+	struct seen s = {0};
+	char p[400];
+	snprintf(p, sizeof(p), "%s/evals.jsonl", dir);
+	cr_expect_eq(cua_results_each_line(p, CUA_RESULTS_SKIP_TORN, see, &s, &torn, err,
+	                                   sizeof(err)), CUA_OK, "%s", err);
+	cr_expect(s.n == ok + 1 && torn.n == 0, "%d lines, %d torn", s.n, torn.n);
+}
+
+/* One writer per folder: a second one (run, serve or merge, here or in another
+ * process) is refused naming the first's pid; the lock goes with the writer. */
+Test(writer, a_second_writer_of_a_folder_is_refused_naming_the_first)
+{
+	char dir[256], err[CUA_ERR_LEN] = "", holder[512] = "", want[128];
+	snprintf(dir, sizeof(dir), "%s/one", tmp);
+	struct cua_writer *a, *b = (struct cua_writer *)1;
+	cr_expect_not(cua_writer_held(dir, NULL, 0), "nobody holds a new folder");
+	cr_assert_eq(cua_writer_open(dir, "serve", &a, NULL, err, sizeof(err)), CUA_OK, "%s", err);
+	snprintf(want, sizeof(want), "pid %ld serve on ", (long)getpid());
+	cr_expect_eq(cua_writer_open(dir, "run", &b, NULL, err, sizeof(err)), CUA_E_USAGE);
+	cr_expect_null(b, "the out-parameter is cleared on failure");
+	cr_expect(strstr(err, "is being written by another cuarena") && strstr(err, want),
+	          "%s", err);
+	cr_expect_eq(cua_writer_lock(dir, "merge", &b, err, sizeof(err)), CUA_E_USAGE);
+	cr_expect(cua_writer_held(dir, holder, sizeof(holder)));
+	cr_expect(!strncmp(holder, want, strlen(want)), "%s", holder);
+	/* another process is refused too */
+	pid_t pid = fork();
+	cr_assert_geq(pid, 0);
+	if (pid == 0) {
+		struct cua_writer *c;
+		_exit(cua_writer_open(dir, "run", &c, NULL, err, sizeof(err)) == CUA_E_USAGE ? 0 : 1);
+	}
+	int status = 0;
+	waitpid(pid, &status, 0);
+	cr_expect(WIFEXITED(status) && WEXITSTATUS(status) == 0, "a child process was let in");
+	cua_writer_close(a);
+	cr_expect_not(cua_writer_held(dir, NULL, 0), "the lock went with the writer");
+	cr_assert_eq(cua_writer_open(dir, "run", &b, NULL, err, sizeof(err)), CUA_OK, "%s", err);
+	cua_writer_close(b);
+}
+
+/* run.json is composed here only: a new run's fields, its tasks, segments and
+ * summary, read back by the one reader; a run.json from before segments gets
+ * its summary as the first segment, and the sums say so. */
+Test(writer, run_json_is_composed_by_the_writer_and_read_back_by_the_reader)
+{
+	char dir[256], err[CUA_ERR_LEN] = "";
+	snprintf(dir, sizeof(dir), "%s/meta", tmp);
+	struct cua_writer *w;
+	cr_assert_eq(cua_writer_open(dir, "test", &w, NULL, err, sizeof(err)), CUA_OK, "%s", err);
+	const uint64_t seeds[3] = {1, 2, 3};
+	const char *tasks[] = {"L1/021-relu"};
+	struct cua_run_meta m = {.run_id = "meta", .created = "2026-12-01T00:00:00Z",
+	                         .catalogue_hash = "abc", .agent = "replay", .agent_version = "1",
+	                         .turns = 4, .reward = "cuda-agent", .max_time_s = 3,
+	                         .public_seeds = seeds, .tasks = tasks, .n_tasks = 1};
+	cua_writer_run_new(w, &m);
+	cr_expect_not(cua_writer_run_task(w, "L1/021-relu"), "listed already");
+	cr_expect(cua_writer_run_task(w, "L1/020-vector-add"));
+	struct cua_run_segment g = {.started = "2026-12-01T00:00:00Z", .gpus = 1, .wall_s = 5,
+	                            .evaluations = 2, .gpu_busy_s = 4, .candidate_gpu_s = 1};
+	cua_writer_run_segment(w, &g);
+	g.wall_s = 7;
+	cua_writer_run_segment(w, &g);   /* brought up to date, not appended */
+	cr_assert_eq(cua_writer_run_save(w, err, sizeof(err)), CUA_OK, "%s", err);
+	cua_writer_close(w);
+	cJSON *j;
+	cr_assert_eq(cua_results_read_run_json(dir, &j, err, sizeof(err)), CUA_OK, "%s", err);
+	cr_expect_eq(cJSON_GetArraySize(cJSON_GetObjectItem(j, "tasks")), 2);
+	cr_expect_eq(cJSON_GetArraySize(cJSON_GetObjectItem(j, "segments")), 1);
+	struct cua_prior_segments sum;
+	cr_assert_eq(cua_prior_segments(j, dir, &sum, err, sizeof(err)), CUA_OK, "%s", err);
+	cr_expect(sum.n == 1 && sum.wall_s == 7 && sum.gpu_busy_s == 4 && sum.cand_known);
+	cJSON_Delete(j);
+
+	/* a run.json from before segments: its summary is the first one */
+	char *text = file_of(dir, "run.json");
+	cJSON *old = cJSON_Parse(text);
+	free(text);
+	cJSON_DeleteItemFromObject(old, "segments");
+	cJSON *su = cJSON_AddObjectToObject(old, "summary");
+	cJSON_AddNumberToObject(su, "wall_s", 10);
+	cJSON_AddNumberToObject(su, "gpu_busy_s", 6);
+	cJSON_AddNumberToObject(su, "gpus", 2);
+	text = cJSON_Print(old);
+	cJSON_Delete(old);
+	char p[400];
+	snprintf(p, sizeof(p), "%s/run.json", dir);
+	cr_assert_eq(cua_write_file(p, text, strlen(text), err, sizeof(err)), CUA_OK);
+	free(text);
+	cr_assert_eq(cua_writer_open(dir, "test", &w, NULL, err, sizeof(err)), CUA_OK, "%s", err);
+	cr_assert_eq(cua_writer_run_continue(w, "2026-12-02T00:00:00Z", err, sizeof(err)), CUA_OK,
+	             "%s", err);
+	cr_assert_eq(cua_prior_segments(cua_writer_run(w), dir, &sum, err, sizeof(err)), CUA_OK);
+	cr_expect(sum.n == 1 && sum.wall_s == 10 && sum.gpu_s == 20 && !sum.cand_known);
+	cua_writer_run_segment(w, &g);
+	cr_assert_eq(cua_writer_run_save(w, err, sizeof(err)), CUA_OK, "%s", err);
+	cua_writer_close(w);
+	cr_assert_eq(cua_results_read_run_json(dir, &j, err, sizeof(err)), CUA_OK, "%s", err);
+	cr_expect_eq(cJSON_GetArraySize(cJSON_GetObjectItem(j, "segments")), 2);
+	cr_expect_eq(cJSON_GetArraySize(cJSON_GetObjectItem(j, "resumed")), 1);
+	cJSON_Delete(j);
+}
+
+/* ---- what a folder holds (results/prior.c) ---------------------------------------- */
+
+/* What run --resume, a restarted serve and merge read of a folder, once: each
+ * task's ends and candidates (a turn written twice counts once, a reply
+ * without code is no candidate), each device's current baselines (a subject met
+ * again begins a new set), server-side episodes and their ends, and lines of
+ * tasks not asked for named. */
+Test(writer, a_folder_is_read_once_as_data)
+{
+	char dir[256], err[CUA_ERR_LEN] = "";
+	snprintf(dir, sizeof(dir), "%s/held", tmp);
+	static const char evals[] =
+		"{\"schema\":2,\"task\":\"A\",\"turn\":1,\"reward\":1,\"eval\":{\"subject\":\"candidate\","
+		"\"verdict\":\"ok\"}}\n"
+		"{\"schema\":2,\"task\":\"A\",\"turn\":1,\"reward\":1,\"eval\":{\"subject\":\"candidate\","
+		"\"verdict\":\"ok\"}}\n"
+		"{\"schema\":2,\"task\":\"A\",\"turn\":2,\"reward\":-1,\"eval\":{\"subject\":\"candidate\","
+		"\"verdict\":\"no_code\"}}\n"
+		"{\"schema\":2,\"task\":\"B\",\"turn\":1,\"reward\":-1,\"request\":\"step\",\"episode\":"
+		"\"ep-1\",\"eval\":{\"subject\":\"candidate\",\"verdict\":\"compile_error\"}}\n"
+		"{\"schema\":2,\"task\":\"C\",\"turn\":1,\"reward\":-1,\"eval\":{\"subject\":\"candidate\","
+		"\"verdict\":\"compile_error\"}}\n";
+	static const char traj[] =
+		"{\"schema\":2,\"kind\":\"episode\",\"task\":\"B\",\"episode\":\"ep-1\",\"turns\":3,"
+		"\"reward\":\"kevin\"}\n"
+		"{\"schema\":2,\"kind\":\"episode\",\"task\":\"B\",\"episode\":\"ep-2\",\"turns\":3,"
+		"\"reward\":\"kevin\"}\n"
+		"{\"schema\":2,\"kind\":\"end\",\"task\":\"B\",\"episode\":\"ep-2\",\"reason\":\"closed\"}\n"
+		"{\"schema\":2,\"kind\":\"turn\",\"task\":\"A\",\"turn\":1,\"observation\":\"seen\","
+		"\"reply\":\"said\"}\n"
+		"{\"schema\":2,\"kind\":\"end\",\"task\":\"A\",\"reason\":\"turn limit\",\"best_turn\":1}\n";
+	static const char base[] =
+		"{\"schema\":2,\"task\":\"A\",\"eval\":{\"subject\":\"nvcc\",\"verdict\":\"ok\"}}\n"
+		"{\"schema\":2,\"task\":\"A\",\"eval\":{\"subject\":\"cudnn/relu\",\"verdict\":\"ok\"}}\n"
+		"{\"schema\":2,\"task\":\"A\",\"eval\":{\"subject\":\"nvcc\",\"verdict\":\"ok\"}}\n"
+		"{\"schema\":2,\"task\":\"A\",\"gpu\":\"1\",\"eval\":{\"subject\":\"nvcc\","
+		"\"verdict\":\"ok\"}}\n";
+	char p[400];
+	snprintf(p, sizeof(p), "%s/evals.jsonl", dir);
+	cr_assert_eq(cua_write_file(p, evals, strlen(evals), err, sizeof(err)), CUA_OK, "%s", err);
+	snprintf(p, sizeof(p), "%s/trajectories.jsonl", dir);
+	cr_assert_eq(cua_write_file(p, traj, strlen(traj), err, sizeof(err)), CUA_OK, "%s", err);
+	snprintf(p, sizeof(p), "%s/baselines.jsonl", dir);
+	cr_assert_eq(cua_write_file(p, base, strlen(base), err, sizeof(err)), CUA_OK, "%s", err);
+	const char *want_tasks[] = {"A", "B"};
+	struct cua_prior_want want = {.tasks = want_tasks, .n_tasks = 2, .evals = true,
+	                              .texts = true};
+	struct cua_prior *held;
+	cr_assert_eq(cua_prior_load(dir, &want, &held, err, sizeof(err)), CUA_OK, "%s", err);
+	cr_expect_null(held->run, "no run.json");
+	cr_expect_eq(held->eval_lines, 4, "C's line is not read");
+	cr_expect_eq(held->evaluations, 2, "A turn 1 once, B turn 1; no_code is no candidate");
+	cr_expect(held->foreign_line == 5 && !strcmp(held->foreign_task, "C"),
+	          "line %d %s", held->foreign_line, held->foreign_task);
+	struct cua_prior_task *a = cua_prior_task(held, "A");
+	cr_assert_not_null(a);
+	cr_expect(a->ended && a->best_turn == 1 && a->n_evals == 3 && a->have_turn[1]);
+	cr_expect_str_eq(a->shown[1], "seen");
+	cr_expect_str_eq(a->reply[1], "said");
+	struct cua_prior_base *b0 = cua_prior_base(held, "A", NULL);
+	cr_assert_not_null(b0);
+	cr_expect_eq(b0->rep.n_base, 1, "nvcc again began a new set");
+	cr_expect_eq(b0->line, 1);
+	struct cua_prior_base *b1 = cua_prior_base(held, "A", "1");
+	cr_expect(b1 && b1->line == 4 && b1->rep.n_base == 1);
+	cr_expect(held->n_episodes == 2 && held->episodes_open == 1 && !held->episodes[0].ended &&
+	          held->episodes[1].ended);
+	struct cua_buf said = {0};
+	long cut[CUA_RESULTS_N_FILES] = {37, 0, 0};
+	cua_prior_say(held, cut, &said);
+	cr_expect(strstr(said.s, "4 evaluation lines (3 of candidates), 1 episode open and 1 "
+	                         "closed; cut the torn last line of evals.jsonl (37 bytes)"),
+	          "%s", said.s);
+	free(said.s);
+	cua_prior_free(held);
+
+	/* a line of the tasks read that cannot be one stops it, naming file and line */
+	static const char bad[] = "{\"schema\":2,\"kind\":\"turn\",\"task\":\"A\",\"turn\":99}\n";
+	snprintf(p, sizeof(p), "%s/trajectories.jsonl", dir);
+	cr_assert_eq(cua_write_file(p, bad, strlen(bad), err, sizeof(err)), CUA_OK, "%s", err);
+	held = (struct cua_prior *)1;
+	cr_expect_eq(cua_prior_load(dir, &want, &held, err, sizeof(err)), CUA_E_PARSE);
+	cr_expect_null(held);
+	cr_expect(strstr(err, "trajectories.jsonl: line 1: turn: expected an integer 1 to 64"),
+	          "%s", err);
 }

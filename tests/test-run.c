@@ -6,7 +6,9 @@
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <cjson/cJSON.h>
 
@@ -15,6 +17,7 @@
 #include "judge/eval.h"
 #include "episode/run.h"
 #include "results/results.h"
+#include "results/writer.h"
 #include "cuarena-test.h"
 
 TestSuite(run, .init = tmp_make, .fini = tmp_remove, .timeout = 180);
@@ -695,7 +698,6 @@ Test(run, a_resume_reads_its_results_through_the_results_reader)
 	} bad[] = {
 		{"newer", 2, newer_schema, "evals.jsonl: line 2: schema 99 is newer than this"},
 		{"verdict", 3, unknown_verdict, "evals.jsonl: line 3: verdict: unknown verdict"},
-		{"json", 1, not_json, "evals.jsonl: line 1: not valid JSON"},
 	};
 	for (size_t i = 0; i < CUA_ARRAY_LEN(bad); i++) {
 		snprintf(dir, sizeof(dir), "%s/%s", tmp, bad[i].name);
@@ -707,6 +709,22 @@ Test(run, a_resume_reads_its_results_through_the_results_reader)
 		cr_expect_eq(count_lines(dir, "evals.jsonl"), 4, "%s: nothing was appended",
 		             bad[i].name);
 	}
+
+	/* a line that is not JSON in the middle (an older writer's failed append) is
+	 * skipped and named, not refused; the episode goes on after its last turn
+	 * read (the torn turn 1 is not judged again after turn 2 was) */
+	snprintf(dir, sizeof(dir), "%s/json", tmp);
+	unended_copy(out, dir, 1, not_json);
+	o.out_dir = dir;
+	cr_expect_eq(cua_run(&o, &sum, err, sizeof(err)), CUA_OK, "%s", err);
+	cr_expect_eq(sum.tasks_done, 2);
+	cr_expect_eq(count_lines(dir, "evals.jsonl"), 4, "no turn was judged again");
+	run = NULL;
+	cr_expect_eq(cua_results_load(dir, &run, err, sizeof(err)), CUA_OK, "%s", err);
+	cr_expect(run && run->warnings && strstr(run->warnings, "evals.jsonl: line 1: 20 bytes "
+	                                         "torn by a failed write"), "%s",
+	          run && run->warnings ? run->warnings : "(none)");
+	cua_results_free(run);
 	cJSON_Delete(cfg);
 }
 
@@ -1023,4 +1041,118 @@ Test(run, a_reply_without_code_is_a_turn_not_a_candidate_and_agent_failures_are_
 		cJSON_Delete(lines[i]);
 	}
 	cr_expect_eq(failed, 2);
+}
+
+/* Every line of dir/name parses and the file ends in a newline; returns how many. */
+static int whole_lines(const char *dir, const char *name)
+{
+	char *t = text_of(dir, name);
+	int n = 0;
+	for (char *l = t, *nl; *l; l = nl + 1) {
+		nl = strchr(l, '\n');
+		cr_assert_not_null(nl, "%s ends in a line without its newline", name);
+		*nl = '\0';
+		cJSON *o = cJSON_Parse(l);
+		cr_expect_not_null(o, "%s: line %d is not whole", name, n + 1);
+		cJSON_Delete(o);
+		n++;
+	}
+	free(t);
+	return n;
+}
+
+/* A full disk (a file-size limit stands in): the run stops at the first line it
+ * cannot write, which is cut back, so every file ends at a whole line; the
+ * evaluation it could not record is not kept, and --resume judges it again,
+ * ending with each turn once. Before, the half-written line stayed, and the run
+ * went on evaluating what it could not record. */
+Test(run, a_write_that_fails_stops_the_run_at_its_last_whole_line_and_a_resume_goes_on)
+{
+	if (!cua_find_nvcc())
+		cr_skip_test("no nvcc: the run engine test builds candidates");
+	char err[CUA_ERR_LEN] = "";
+	cJSON *cfg;
+	struct cua_run_opts o = failing_opts(&cfg, 3);
+	struct cua_run_summary sum;
+	/* a complete run first, for the sizes its files reach */
+	char whole[4200], full[4200];
+	snprintf(whole, sizeof(whole), "%s/whole", tmp);
+	snprintf(full, sizeof(full), "%s/full", tmp);
+	o.out_dir = whole;
+	cr_assert_eq(cua_run(&o, &sum, err, sizeof(err)), CUA_OK, "%s", err);
+	struct stat ev, tr, rj;
+	char p[4400];
+	snprintf(p, sizeof(p), "%s/evals.jsonl", whole);
+	cr_assert_eq(stat(p, &ev), 0);
+	snprintf(p, sizeof(p), "%s/trajectories.jsonl", whole);
+	cr_assert_eq(stat(p, &tr), 0);
+	snprintf(p, sizeof(p), "%s/run.json", whole);
+	cr_assert_eq(stat(p, &rj), 0);
+	long limit = (ev.st_size < tr.st_size ? ev.st_size : tr.st_size) / 2;
+	cr_assert_gt(limit, rj.st_size + 1024, "run.json must fit under the limit");
+
+	/* this test's own process (Criterion forks one per test); the hard limit
+	 * stays, so the sandbox's children raise theirs as usual */
+	struct rlimit old, lim;
+	cr_assert_eq(getrlimit(RLIMIT_FSIZE, &old), 0);
+	lim = old;
+	lim.rlim_cur = (rlim_t)limit;
+	cr_assert_eq(setrlimit(RLIMIT_FSIZE, &lim), 0);
+	o.out_dir = full;
+	enum cua_status st = cua_run(&o, &sum, err, sizeof(err));
+	cr_assert_eq(setrlimit(RLIMIT_FSIZE, &old), 0);
+	cr_expect_eq(st, CUA_E_IO, "%s", err);
+	cr_expect(strstr(err, "cannot append a line: File too large") &&
+	          strstr(err, "cut back to its last whole line"), "%s", err);
+	cr_expect(sum.interrupted, "the run stopped");
+	int kept = whole_lines(full, "evals.jsonl");
+	whole_lines(full, "trajectories.jsonl");
+	whole_lines(full, "baselines.jsonl");
+	cr_expect_lt(kept, 6, "some evaluation did not fit");
+
+	/* room again: the resume goes on from the last whole line */
+	const char *ids[] = {"L1/020-vector-add", "L1/021-relu"};
+	o.tasks_glob = NULL;
+	o.task_ids = ids;
+	o.n_task_ids = 2;
+	o.resume = true;
+	cr_assert_eq(cua_run(&o, &sum, err, sizeof(err)), CUA_OK, "%s", err);
+	cr_expect_eq(sum.tasks_done, 2);
+	cr_expect_eq(whole_lines(full, "evals.jsonl"), 6, "each of the 6 turns once");
+	char *t = text_of(full, "evals.jsonl");
+	int seen[2][4] = {{0}};
+	for (char *l = strtok(t, "\n"); l; l = strtok(NULL, "\n")) {
+		cJSON *j = cJSON_Parse(l);
+		int k = (int)cJSON_GetObjectItem(j, "turn")->valuedouble;
+		seen[!strcmp(str(j, "task"), "L1/021-relu")][k]++;
+		cJSON_Delete(j);
+	}
+	free(t);
+	for (int a = 0; a < 2; a++)
+		for (int k = 1; k <= 3; k++)
+			cr_expect_eq(seen[a][k], 1, "task %d turn %d: %d lines", a, k, seen[a][k]);
+	cJSON_Delete(cfg);
+}
+
+/* One writer per folder: a run is refused a folder another process writes (a
+ * serve, a run), naming it; two servers on one folder lost a task of run.json. */
+Test(run, a_folder_being_written_is_refused_naming_its_writer)
+{
+	char err[CUA_ERR_LEN] = "";
+	cJSON *cfg;
+	struct cua_run_opts o = failing_opts(&cfg, 1);
+	struct cua_writer *w;
+	cr_assert_eq(cua_writer_open(o.out_dir, "serve", &w, NULL, err, sizeof(err)), CUA_OK,
+	             "%s", err);
+	struct cua_run_summary sum;
+	cr_expect_eq(cua_run(&o, &sum, err, sizeof(err)), CUA_E_USAGE);
+	char want[64];
+	snprintf(want, sizeof(want), "(pid %ld serve on ", (long)getpid());
+	cr_expect(strstr(err, "is being written by another cuarena") && strstr(err, want),
+	          "%s", err);
+	char p[4400];
+	snprintf(p, sizeof(p), "%s/run.json", o.out_dir);
+	cr_expect_neq(access(p, F_OK), 0, "nothing was written");
+	cua_writer_close(w);
+	cJSON_Delete(cfg);
 }

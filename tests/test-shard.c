@@ -232,7 +232,7 @@ Test(shard, a_bad_line_of_the_costs_run_is_named)
 	const char *dir = tmp;
 	snprintf(path, sizeof(path), "%s/baselines.jsonl", dir);
 	const char *txt = "{\"schema\":2,\"task\":\"L1/021-relu\",\"eval\":{\"subject\":"
-	                  "\"nvcc\",\"seconds\":{\"run\":4.5}}}\nnot json\n{\"schema\":2}\n";
+	                  "\"nvcc\",\"seconds\":{\"run\":4.5}}}\n[\"not a record\"]\n{\"schema\":2}\n";
 	cr_assert_eq(cua_write_file(path, txt, strlen(txt), err, sizeof(err)), CUA_OK, "%s", err);
 	struct cua_catalogue cat;
 	const struct cua_task *t[1024];

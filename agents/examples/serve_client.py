@@ -4,8 +4,10 @@
 Standard library only (http.client). A client holds no connection between calls,
 so it can be made in every worker process of a trainer (multiprocessing, Ray,
 torchrun ranks) and shared by threads: each call opens its own connection. A full
-queue (429) is retried after the server's Retry-After; every other refusal
-raises ServeError with the server's message and HTTP status.
+queue (429) and a refusal the server marks retryable (503 with "retryable": true:
+a harness failure, an unrecorded evaluation, a server stopping — docs/SERVE.md)
+are retried after the server's Retry-After; every other refusal raises
+ServeError with the server's message and HTTP status.
 
     from serve_client import CuarenaService
     svc = CuarenaService("http://gpu-node-3:8177", token_file="~/.cuarena-token")
@@ -79,19 +81,23 @@ class CuarenaService:
             conn.close()
 
     def request(self, method, path, body=None):
-        """One call; a 429 is retried after Retry-After until max_wait. Returns
-        the decoded JSON reply of a 2xx, raises ServeError otherwise."""
+        """One call; a 429, or a 503 the server marks retryable, is retried after
+        Retry-After until max_wait (a harness failure is never a reward: the
+        evaluation was not made). Returns the decoded JSON reply of a 2xx,
+        raises ServeError otherwise."""
         deadline = time.monotonic() + self.max_wait
         while True:
             status, raw, retry = self._once(method, path, body)
-            if status == 429 and time.monotonic() < deadline:
-                self.retries += 1
-                time.sleep(max(1.0, float(retry or 1)))
-                continue
             try:
                 reply = json.loads(raw.decode() or "{}") if raw else {}
             except ValueError:
                 reply = {"error": raw.decode(errors="replace")}
+            retryable = status == 429 or (status == 503 and isinstance(reply, dict)
+                                          and reply.get("retryable") is True)
+            if retryable and time.monotonic() < deadline:
+                self.retries += 1
+                time.sleep(max(1.0, float(retry or 1)))
+                continue
             if 200 <= status < 300:
                 return reply
             raise ServeError(status, reply.get("error", "") if isinstance(reply, dict)

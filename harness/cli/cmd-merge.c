@@ -3,7 +3,8 @@
  * format (docs/RESULTS-FORMAT.md "Merged runs", docs/SCALE-OUT.md). */
 #include "cli/cli.h"
 #include "episode/episode.h"
-#include "results/results.h"
+#include "results/prior.h"
+#include "results/writer.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -15,20 +16,13 @@
 #include <unistd.h>
 #include <cjson/cJSON.h>
 
-static const char *const files[] = {"evals.jsonl", "trajectories.jsonl", "baselines.jsonl"};
-#define N_FILES 3
-
 struct shard {
 	const char *dir;
 	cJSON *run;                 /* run.json; NULL when the folder has none */
 	int index, count;           /* from "shard"; -1 without one */
 	int n_tasks;
 	const char **tasks;         /* run.json's "tasks" (borrowed from run) */
-	bool *ended;                /* per task: its last end line is final */
-	bool *correct;              /* per task: that line's best_turn > 0 */
-	uint64_t *evaluated;        /* per task: bit k-1 when turn k was a candidate */
-	struct cua_buf lines[N_FILES]; /* the lines kept, each ending in '\n' */
-	int evaluations;            /* (task, turn) evaluated, no_code aside */
+	struct cua_prior *held;     /* what its files hold: lines kept, tasks' ends */
 	int n_open;                 /* tasks not ended */
 };
 
@@ -36,11 +30,7 @@ static void shard_free(struct shard *s)
 {
 	cJSON_Delete(s->run);
 	free(s->tasks);
-	free(s->ended);
-	free(s->correct);
-	free(s->evaluated);
-	for (int f = 0; f < N_FILES; f++)
-		free(s->lines[f].s);
+	cua_prior_free(s->held);
 }
 
 static const char *jstr(const cJSON *o, const char *k)
@@ -57,12 +47,19 @@ static int task_pos(const struct shard *s, const char *id)
 	return -1;
 }
 
+/* Whether task k of the shard has ended (its last end line is final). */
+static bool ended(const struct shard *s, int k)
+{
+	struct cua_prior_task *t = cua_prior_task(s->held, s->tasks[k]);
+	return t && t->ended;
+}
+
 /* Reads DIR/run.json: *missing when the folder has none (a shard that never
  * started). Other faults are errors naming the file and field. */
 static int load_meta(struct shard *s, bool *missing, char *err, size_t errlen)
 {
 	char path[CUA_PATH_BUF];
-	snprintf(path, sizeof(path), "%s/run.json", s->dir);
+	snprintf(path, sizeof(path), "%s/" CUA_RESULTS_RUN_JSON, s->dir);
 	s->index = s->count = -1;
 	*missing = access(path, F_OK) != 0;
 	if (*missing)
@@ -76,11 +73,7 @@ static int load_meta(struct shard *s, bool *missing, char *err, size_t errlen)
 		return CUA_E_PARSE;
 	}
 	int n = cJSON_GetArraySize(tasks);
-	s->tasks = calloc((size_t)n + 1, sizeof(char *));
-	s->ended = calloc((size_t)n + 1, sizeof(bool));
-	s->correct = calloc((size_t)n + 1, sizeof(bool));
-	s->evaluated = calloc((size_t)n + 1, sizeof(uint64_t));
-	CUA_ASSERT(s->tasks && s->ended && s->correct && s->evaluated);
+	s->tasks = cua_xcalloc((size_t)n + 1, sizeof(char *));
 	const cJSON *t;
 	cJSON_ArrayForEach(t, tasks) {
 		if (!cJSON_IsString(t)) {
@@ -111,67 +104,39 @@ static int load_meta(struct shard *s, bool *missing, char *err, size_t errlen)
 	return CUA_OK;
 }
 
-/* The shard and file a line walk is in. */
-struct take {
-	struct shard *s;
-	int f;
-};
-
-/* Keeps one results line of a shard (the results reader has checked it is JSON
- * of a schema this cuarena reads); its task must be one of the shard's. */
-static enum cua_status take_line(void *ctx, const cJSON *j, const struct cua_results_at *at,
-                                 char *err, size_t errlen)
-{
-	struct shard *s = ((struct take *)ctx)->s;
-	int f = ((struct take *)ctx)->f;
-	const char *task = jstr(j, "task");
-	int k = task ? task_pos(s, task) : -1;
-	if (k < 0)
-		return cua_results_line_err(at, err, errlen, "%s%s%s", task ? "task " : "no task",
-		                            task ? task : "",
-		                            task ? " is not one of this run's (run.json tasks)" : "");
-	if (f == 0) {
-		const cJSON *turn = cJSON_GetObjectItemCaseSensitive(j, "turn");
-		const char *v = jstr(cJSON_GetObjectItemCaseSensitive(j, "eval"), "verdict");
-		/* as the run counts them: one per turn (a resume may have written a
-		 * turn twice), a reply without code is none */
-		int k1 = cJSON_IsNumber(turn) ? cua_to_int(turn->valuedouble) : 0;
-		if (k1 >= 1 && k1 <= CUA_MAX_TURNS && !(v && !strcmp(v, "no_code")) &&
-		    !(s->evaluated[k] & (1ull << (k1 - 1)))) {
-			s->evaluated[k] |= 1ull << (k1 - 1);
-			s->evaluations++;
-		}
-	} else if (f == 1) {
-		const char *kind = jstr(j, "kind"), *reason = jstr(j, "reason");
-		const cJSON *best = cJSON_GetObjectItemCaseSensitive(j, "best_turn");
-		if (kind && !strcmp(kind, "end")) {
-			s->ended[k] = !(reason && !strcmp(reason, "interrupted"));
-			s->correct[k] = cJSON_IsNumber(best) && best->valuedouble > 0;
-		}
-	}
-	cua_buf_printf(&s->lines[f], "%.*s\n", (int)at->len, at->text);
-	return CUA_OK;
-}
-
-/* Reads the shard's three results files (a missing one is empty) through the
- * results reader: a torn last line is left out, with a warning. */
+/* Reads what the shard's three files hold (a missing one is empty), each line
+ * kept as it is: every line's task must be one of the shard's; torn lines are
+ * left out, each named in a warning. A shard still being written is refused. */
 static int load_lines(struct shard *s, char *err, size_t errlen)
 {
-	for (int f = 0; f < N_FILES; f++) {
-		char path[CUA_PATH_BUF];
-		int torn;
-		struct take t = {s, f};
-		snprintf(path, sizeof(path), "%s/%s", s->dir, files[f]);
-		enum cua_status st = cua_results_each_line(path, CUA_RESULTS_SKIP_TORN, take_line, &t,
-		                                           &torn, err, errlen);
-		if (st != CUA_OK)
-			return st;
-		if (torn)
-			fprintf(stderr, "cuarena merge: warning: %s: line %d: not JSON (torn by a "
-			        "kill); left out\n", path, torn);
+	char holder[512], say[CUA_ERR_LEN], path[CUA_PATH_BUF];
+	if (cua_writer_held(s->dir, holder, sizeof(holder))) {
+		cua_errf(err, errlen, "%s is still being written (%s): merge it once that run "
+		         "has stopped", s->dir, holder);
+		return CUA_E_USAGE;
+	}
+	struct cua_prior_want want = {.tasks = s->tasks, .n_tasks = s->n_tasks, .lines = true};
+	enum cua_status st = cua_prior_load(s->dir, &want, &s->held, err, errlen);
+	if (st != CUA_OK)
+		return st;
+	if (s->held->foreign_line) {
+		cua_errf(err, errlen, "%s/%s: line %d: task %s is not one of this run's (run.json "
+		         "tasks)", s->dir, s->held->foreign_file, s->held->foreign_line,
+		         s->held->foreign_task);
+		return CUA_E_PARSE;
+	}
+	for (int f = 0; f < CUA_RESULTS_N_FILES; f++) {
+		const struct cua_results_tears *t = &s->held->tears[f];
+		snprintf(path, sizeof(path), "%s/%s", s->dir, cua_results_file_names[f]);
+		for (int i = 0; i < t->n && i < CUA_RESULTS_TEARS; i++)
+			fprintf(stderr, "cuarena merge: warning: %s\n",
+			        cua_results_tear_text(path, &t->at[i], say, sizeof(say)));
+		if (t->n > CUA_RESULTS_TEARS)
+			fprintf(stderr, "cuarena merge: warning: %s: %d more torn lines left out (%ld "
+			        "bytes in all)\n", path, t->n - CUA_RESULTS_TEARS, t->bytes);
 	}
 	for (int i = 0; i < s->n_tasks; i++)
-		s->n_open += !s->ended[i];
+		s->n_open += !ended(s, i);
 	return CUA_OK;
 }
 
@@ -285,127 +250,6 @@ static int check_alike(struct shard *sh, int n)
 
 /* ---- the merged folder ------------------------------------------------------- */
 
-static time_t iso_time(const char *s)
-{
-	struct tm tm;
-	memset(&tm, 0, sizeof(tm));
-	const char *e = s ? strptime(s, "%Y-%m-%dT%H:%M:%SZ", &tm) : NULL;
-	return e && !*e ? timegm(&tm) : (time_t)-1;
-}
-
-/* run.json of the merged run: the first shard's fields, with every shard's
- * segments, devices and resumptions, all tasks, and the summary over them. */
-static cJSON *merged_meta(struct shard *sh, int n, const char *run_id, const cJSON *tasks)
-{
-	const struct shard *first = NULL;
-	for (int i = 0; i < n && !first; i++)
-		first = sh[i].run ? &sh[i] : NULL;
-	cJSON *m = cJSON_Duplicate(first->run, true);
-	static const char *const drop[] = {"shard", "gpus", "resumed", "segments", "summary",
-	                                   "device", "devices", "merged", "run_id", "tasks",
-	                                   "created"};
-	for (size_t k = 0; k < CUA_ARRAY_LEN(drop); k++)
-		cJSON_DeleteItemFromObjectCaseSensitive(m, drop[k]);
-	const char *created = NULL;
-	for (int i = 0; i < n; i++) {
-		const char *c = sh[i].run ? jstr(sh[i].run, "created") : NULL;
-		if (c && (!created || strcmp(c, created) < 0))
-			created = c;
-	}
-	cJSON_AddStringToObject(m, "run_id", run_id);
-	cJSON_AddStringToObject(m, "created", created ? created : "");
-	cJSON_AddItemToObject(m, "tasks", cJSON_Duplicate(tasks, true));
-	cJSON *dev = NULL, *devs = cJSON_CreateArray(), *segs = cJSON_CreateArray();
-	cJSON *res = cJSON_CreateArray(), *from = cJSON_CreateArray();
-	double wall = 0, busy = 0, gpu_s = 0, cand = 0;
-	bool cand_known = true, interrupted = false;
-	int done = 0, correct = 0, evals = 0, gpus = 0;
-	time_t t0 = (time_t)-1, t1 = (time_t)-1;
-	for (int i = 0; i < n; i++) {
-		const struct shard *s = &sh[i];
-		if (!s->run)
-			continue;
-		const cJSON *d = cJSON_GetObjectItemCaseSensitive(s->run, "device");
-		if (!dev && jstr(d, "name"))
-			dev = cJSON_Duplicate(d, true);
-		cJSON *o = cJSON_CreateObject();
-		if (s->count >= 0)
-			cJSON_AddNumberToObject(o, "shard", s->index);
-		cJSON_AddStringToObject(o, "run_id", jstr(s->run, "run_id") ? jstr(s->run, "run_id")
-		                                                            : "");
-		cJSON_AddItemToObject(o, "device", d ? cJSON_Duplicate(d, true) : cJSON_CreateNull());
-		cJSON_AddItemToArray(devs, o);
-		cJSON *f = cJSON_CreateObject();
-		if (s->count >= 0)
-			cJSON_AddNumberToObject(f, "shard", s->index);
-		cJSON_AddStringToObject(f, "run_id", jstr(s->run, "run_id") ? jstr(s->run, "run_id")
-		                                                            : "");
-		cJSON_AddNumberToObject(f, "tasks", s->n_tasks);
-		cJSON_AddItemToArray(from, f);
-		const cJSON *g, *r;
-		int last_gpus = 1;
-		cJSON_ArrayForEach(g, cJSON_GetObjectItemCaseSensitive(s->run, "segments")) {
-			cJSON *c = cJSON_Duplicate(g, true);
-			if (s->count >= 0)
-				cJSON_AddNumberToObject(c, "shard", s->index);
-			cJSON_AddItemToArray(segs, c);
-			const cJSON *w = cJSON_GetObjectItemCaseSensitive(g, "wall_s");
-			const cJSON *b = cJSON_GetObjectItemCaseSensitive(g, "gpu_busy_s");
-			const cJSON *k = cJSON_GetObjectItemCaseSensitive(g, "gpus");
-			const cJSON *cg = cJSON_GetObjectItemCaseSensitive(g, "candidate_gpu_s");
-			double ws = cJSON_IsNumber(w) && w->valuedouble > 0 ? w->valuedouble : 0;
-			last_gpus = cJSON_IsNumber(k) && k->valuedouble >= 1 ? (int)k->valuedouble : 1;
-			wall += ws;
-			busy += cJSON_IsNumber(b) && b->valuedouble > 0 ? b->valuedouble : 0;
-			gpu_s += ws * last_gpus;
-			if (cJSON_IsNumber(cg) && cg->valuedouble >= 0)
-				cand += cg->valuedouble;
-			else
-				cand_known = false;
-			time_t a = iso_time(jstr(g, "started"));
-			if (a != (time_t)-1) {
-				t0 = t0 == (time_t)-1 || a < t0 ? a : t0;
-				time_t e = a + (time_t)(ws + 0.5);
-				t1 = t1 == (time_t)-1 || e > t1 ? e : t1;
-			}
-		}
-		cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(s->run, "resumed"))
-			cJSON_AddItemToArray(res, cJSON_Duplicate(r, true));
-		gpus += last_gpus;
-		for (int k = 0; k < s->n_tasks; k++) {
-			done += s->ended[k];
-			correct += s->ended[k] && s->correct[k];
-		}
-		evals += s->evaluations;
-		interrupted |= s->n_open > 0;
-	}
-	cJSON_AddItemToObject(m, "device", dev ? dev : cJSON_CreateObject());
-	cJSON_AddItemToObject(m, "devices", devs);
-	cJSON_AddItemToObject(m, "segments", segs);
-	if (cJSON_GetArraySize(res))
-		cJSON_AddItemToObject(m, "resumed", res);
-	else
-		cJSON_Delete(res);
-	cJSON *mg = cJSON_AddObjectToObject(m, "merged");
-	cJSON_AddNumberToObject(mg, "shards", n);
-	cJSON_AddItemToObject(mg, "from", from);
-	cJSON *su = cJSON_AddObjectToObject(m, "summary");
-	cJSON_AddNumberToObject(su, "tasks_done", done);
-	cJSON_AddNumberToObject(su, "tasks_correct", correct);
-	cJSON_AddNumberToObject(su, "evaluations", evals);
-	cJSON_AddNumberToObject(su, "wall_s", wall);
-	cJSON_AddNumberToObject(su, "gpu_busy_s", busy);
-	cJSON_AddNumberToObject(su, "gpu_s", gpu_s);
-	if (cand_known)
-		cJSON_AddNumberToObject(su, "candidate_gpu_s", cand);
-	cJSON_AddNumberToObject(su, "segments", cJSON_GetArraySize(segs));
-	cJSON_AddNumberToObject(su, "gpus", gpus);
-	if (t0 != (time_t)-1)
-		cJSON_AddNumberToObject(su, "elapsed_s", (double)(t1 - t0));
-	cJSON_AddBoolToObject(su, "interrupted", interrupted);
-	return m;
-}
-
 /* Copies a folder's files and folders (not links) into dst, which exists. */
 static int copy_tree(const char *src, const char *dst, int depth, char *err, size_t errlen)
 {
@@ -438,47 +282,57 @@ static int copy_tree(const char *src, const char *dst, int depth, char *err, siz
 	return st;
 }
 
-/* Writes the merged run into a fresh folder beside out, then puts it in out's
- * place: a merge stopped half-way leaves out as it was. */
+/* Writes the merged run into a fresh folder beside out, through its one writer,
+ * then puts it in out's place: a merge stopped half-way leaves out as it was. */
 static int write_merged(struct shard *sh, int n, const char *out, const cJSON *tasks,
                         char *err, size_t errlen)
 {
 	char tmp[CUA_PATH_BUF], old[CUA_PATH_BUF];
+	struct cua_writer *w = NULL;
 	snprintf(tmp, sizeof(tmp), "%s.merge-%ld", out, (long)getpid());
 	snprintf(old, sizeof(old), "%s.old-%ld", out, (long)getpid());
 	cua_rmtree(tmp);
-	enum cua_status st = cua_mkdirs(tmp, err, errlen);
+	enum cua_status st = cua_writer_open(tmp, "merge", &w, NULL, err, errlen);
 	if (st != CUA_OK)
 		return st;
 	const char *slash = strrchr(out, '/');
 	char id[256];
 	snprintf(id, sizeof(id), "%s", slash && slash[1] ? slash + 1 : out);
-	cJSON *m = merged_meta(sh, n, id, tasks);
-	char *txt = cJSON_Print(m);
-	char path[CUA_PATH_BUF];
-	st = cua_pathf(path, sizeof(path), err, errlen, "%s/run.json", tmp);
-	if (st == CUA_OK)
-		st = cua_write_file(path, txt, strlen(txt), err, errlen);
-	free(txt);
-	cJSON_Delete(m);
-	for (int f = 0; st == CUA_OK && f < N_FILES; f++) {
-		struct cua_buf all = {0};
-		for (int i = 0; i < n; i++)
-			if (sh[i].lines[f].len)
-				cua_buf_printf(&all, "%s", sh[i].lines[f].s);
-		st = cua_pathf(path, sizeof(path), err, errlen, "%s/%s", tmp, files[f]);
-		if (st == CUA_OK)
-			st = cua_write_file(path, all.s ? all.s : "", all.len, err, errlen);
-		free(all.s);
+	struct cua_merge_part *parts = cua_xcalloc((size_t)n + 1, sizeof(*parts));
+	int np = 0;
+	for (int i = 0; i < n; i++) {
+		if (!sh[i].run)
+			continue;
+		struct cua_merge_part *p = &parts[np++];
+		p->run = sh[i].run;
+		p->shard = sh[i].count >= 0 ? sh[i].index : -1;
+		p->n_tasks = sh[i].n_tasks;
+		for (int k = 0; k < sh[i].n_tasks; k++) {
+			struct cua_prior_task *t = cua_prior_task(sh[i].held, sh[i].tasks[k]);
+			p->tasks_done += t && t->ended;
+			p->tasks_correct += t && t->ended && t->best_turn > 0;
+		}
+		p->evaluations = sh[i].held->evaluations;
+		p->open = sh[i].n_open > 0;
 	}
+	cua_writer_run_merged(w, parts, np, id, tasks);
+	free(parts);
+	st = cua_writer_run_save(w, err, errlen);
+	for (int f = 0; st == CUA_OK && f < CUA_RESULTS_N_FILES; f++)
+		for (int i = 0; st == CUA_OK && i < n; i++)
+			if (sh[i].run && sh[i].held->text[f].len)
+				st = cua_writer_lines(w, (enum cua_results_file)f, sh[i].held->text[f].s,
+				                      sh[i].held->text[f].len, err, errlen);
 	for (int i = 0; st == CUA_OK && i < n; i++) {
 		char src[CUA_PATH_BUF], dst[CUA_PATH_BUF];
-		snprintf(src, sizeof(src), "%s/work", sh[i].dir);
-		if ((st = cua_pathf(dst, sizeof(dst), err, errlen, "%s/work", tmp)) != CUA_OK)
+		snprintf(src, sizeof(src), "%s/" CUA_RESULTS_WORK, sh[i].dir);
+		if ((st = cua_pathf(dst, sizeof(dst), err, errlen, "%s/" CUA_RESULTS_WORK,
+		                    tmp)) != CUA_OK)
 			break;
 		if (access(src, F_OK) == 0 && (st = cua_mkdirs(dst, err, errlen)) == CUA_OK)
 			st = copy_tree(src, dst, 0, err, errlen);
 	}
+	cua_writer_close(w);
 	if (st != CUA_OK) {
 		cua_rmtree(tmp);
 		return st;
@@ -514,7 +368,7 @@ static bool out_ok(const char *out, struct shard *sh, int n)
 		fprintf(stderr, "cuarena merge: --out %s: exists and is not a folder\n", out);
 		return false;
 	}
-	snprintf(p, sizeof(p), "%s/run.json", out);
+	snprintf(p, sizeof(p), "%s/" CUA_RESULTS_RUN_JSON, out);
 	char *buf = NULL;
 	if (cua_read_file(p, 16 << 20, &buf, NULL, NULL, 0) == CUA_OK) {
 		cJSON *j = cJSON_Parse(buf);
@@ -529,8 +383,9 @@ static bool out_ok(const char *out, struct shard *sh, int n)
 	DIR *d = opendir(out);
 	struct dirent *e;
 	int entries = 0;
-	while (d && (e = readdir(d)) != NULL)
-		entries += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+	while (d && (e = readdir(d)) != NULL)   /* an earlier merge's lock is no content */
+		entries += strcmp(e->d_name, ".") && strcmp(e->d_name, "..") &&
+		           strcmp(e->d_name, CUA_RESULTS_LOCK);
 	if (d)
 		closedir(d);
 	if (entries)
@@ -562,7 +417,7 @@ static int report_missing(struct shard *sh, int n, const bool *none, int count,
 		fprintf(stderr, ": %d of %d task%s unfinished:", sh[i].n_open, sh[i].n_tasks,
 		        sh[i].n_tasks == 1 ? "" : "s");
 		for (int k = 0, shown = 0; k < sh[i].n_tasks; k++)
-			if (!sh[i].ended[k] && shown++ < 5)
+			if (!ended(&sh[i], k) && shown++ < 5)
 				fprintf(stderr, " %s", sh[i].tasks[k]);
 		fprintf(stderr, "%s; resume it with `cuarena run --resume %s`\n",
 		        sh[i].n_open > 5 ? " ..." : "", sh[i].dir);
@@ -618,6 +473,7 @@ int cmd_merge(struct cua_cli *cli, int argc, char **argv)
 	bool allow = false, print_missing = false;
 	int expect = 0, n = 0, rc = CUA_EXIT_OK;
 	char err[CUA_ERR_LEN];
+	struct cua_writer *lock = NULL;   /* out's, while it is replaced */
 	struct shard *sh = calloc((size_t)argc + 1, sizeof(*sh));
 	bool *none = calloc((size_t)argc + 1, sizeof(bool));
 	CUA_ASSERT(sh && none);
@@ -713,6 +569,14 @@ int cmd_merge(struct cua_cli *cli, int argc, char **argv)
 		rc = CUA_EXIT_USAGE;
 		goto out;
 	}
+	/* out's lock while it is replaced: no run or serve writes into it meanwhile,
+	 * nor another merge */
+	bool made = access(out, F_OK) != 0;
+	if (cua_writer_lock(out, "merge", &lock, err, sizeof(err)) != CUA_OK) {
+		fprintf(stderr, "cuarena merge: %s\n", err);
+		rc = CUA_EXIT_USAGE;
+		goto out;
+	}
 	/* the run's tasks: the whole selection of a split, else every folder's */
 	cJSON *tasks = selected ? cJSON_Duplicate(selected, true) : cJSON_CreateArray();
 	if (!selected)
@@ -722,6 +586,8 @@ int cmd_merge(struct cua_cli *cli, int argc, char **argv)
 	if (write_merged(sh, n, out, tasks, err, sizeof(err)) != CUA_OK) {
 		fprintf(stderr, "cuarena merge: %s\n", err);
 		rc = CUA_EXIT_FAILED;
+		if (made)
+			cua_rmtree(out);   /* the folder made for the lock: nothing was merged */
 	} else {
 		int done = 0, total = cJSON_GetArraySize(tasks);
 		for (int i = 0; i < n; i++)
@@ -732,6 +598,7 @@ int cmd_merge(struct cua_cli *cli, int argc, char **argv)
 	}
 	cJSON_Delete(tasks);
 out:
+	cua_writer_close(lock);
 	for (int i = 0; i < n; i++)
 		shard_free(&sh[i]);
 	free(sh);

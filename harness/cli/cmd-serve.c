@@ -49,6 +49,15 @@ int cmd_serve(struct cua_cli *cli, int argc, char **argv)
 		else if (!strcmp(a, "--max-episodes") && ok &&
 		         (ok = to_int(argv[++i], 1, 1000000, &n)))
 			o.max_episodes = (int)n;
+		else if (!strcmp(a, "--max-connections") && ok &&
+		         (ok = to_int(argv[++i], 16, 1000000, &n)))
+			o.max_connections = (int)n;
+		else if (!strcmp(a, "--max-per-client") && ok &&
+		         (ok = to_int(argv[++i], 1, 1000000, &n)))
+			o.max_per_client = (int)n;
+		else if (!strcmp(a, "--client-timeout-s") && ok &&
+		         (ok = to_int(argv[++i], 1, 3600, &n)))
+			o.client_timeout_s = (int)n;
 		else if (!strcmp(a, "--max-body") && ok &&
 		         (ok = to_int(argv[++i], 1024, 64L << 20, &n)))
 			o.max_body = (size_t)n;

@@ -49,7 +49,8 @@ static const struct cua_command commands[] = {
 	{"serve", cmd_serve, "cuarena serve [--listen HOST:PORT] [--gpus LIST] [--queue N] "
 	                     "[--jobs N] [--token-file F] [--results DIR] [--port-file F] "
 	                     "[--max-body BYTES] [--max-episodes N] [--max-time-s S] "
-	                     "[--compile-timeout-s S]",
+	                     "[--compile-timeout-s S] [--max-connections N] [--max-per-client N] "
+	                     "[--client-timeout-s S]",
 	 "The reward service for RL trainers: evaluations and env-protocol episodes over HTTP/JSON,\none worker per GPU, a bounded queue (429 when full), every evaluation appended to a results\nfolder (docs/SERVE.md). Listens on 127.0.0.1:8177 unless told; beyond loopback a bearer token\n(--token-file) is required. Runs until SIGINT/SIGTERM."},
 	{"show", cmd_show, "cuarena show TASK [--json]",
 	 "Exactly the prompt an agent gets for TASK."},

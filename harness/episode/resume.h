@@ -1,12 +1,14 @@
 /* resume.h — what a killed run left in its folder, for `cuarena run --resume`:
- * read back through the results reader (results.h), so the run goes on with
- * nothing lost or judged twice (run.c restores it into each task's episode). */
+ * what the folder holds (results/prior.h) made into each task's episode steps and
+ * baselines, so the run goes on with nothing lost or judged twice (run.c
+ * restores them). */
 #ifndef CUA_RESUME_H
 #define CUA_RESUME_H
 
 #include "episode/episode.h"
 #include "episode/reward.h"
 #include "judge/report.h"
+#include "results/prior.h"
 
 struct cJSON;
 
@@ -25,15 +27,15 @@ struct cua_resume_task {
 	int slot;                           /* where it must go on: that device's index */
 };
 
-/* Reads run_dir's evals.jsonl, trajectories.jsonl and baselines.jsonl (each
- * file's torn tail cut first: the run appends next) into (*out)[i] for tasks[i],
- * i < n_tasks; lines of other tasks are skipped. A line the reader refuses, or
- * of the run's tasks that does not decode, stops the load naming its file and
- * line (CUA_E_PARSE). slot: the index in gpus[0..n_gpus) of the device a task's
- * baselines name, i % n_gpus without baselines; a device not among them is
- * CUA_E_USAGE. *evaluations: the candidates found (no_code turns aside). Free
+/* The run's part of what its folder holds (p, loaded with tasks and their evals
+ * and texts; its baselines' reports and texts are taken from it) for tasks[i]
+ * into (*out)[i], i < n_tasks. A line of the run's tasks that does not decode as
+ * a step, or a task whose baselines name two devices, stops it naming the file
+ * and line (CUA_E_PARSE). slot: the index in gpus[0..n_gpus) of the device a
+ * task's baselines name, i % n_gpus without baselines; a device not among them
+ * is CUA_E_USAGE. *evaluations: the candidates found (no_code turns aside). Free
  * *out with cua_resume_free; on failure it is NULL. */
-enum cua_status cua_resume_load(const char *run_dir, const struct cua_task *const *tasks,
+enum cua_status cua_resume_load(struct cua_prior *p, const struct cua_task *const *tasks,
                                 int n_tasks, const char (*gpus)[64], int n_gpus,
                                 struct cua_resume_task **out, int *evaluations, char *err,
                                 size_t errlen);

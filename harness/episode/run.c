@@ -5,7 +5,8 @@
 #include "episode/resume.h"
 #include "catalogue/catalogue.h"
 #include "catalogue/prompts.h"
-#include "results/results.h"
+#include "results/prior.h"
+#include "results/writer.h"
 #include "episode/shard.h"
 
 #include <errno.h>
@@ -87,37 +88,6 @@ int cua_run_parse_gpus(const char *list, char names[][64], char *err, size_t err
 	}
 }
 
-/* ---- results files ------------------------------------------------------------ */
-
-struct writer {
-	int evals, traj, base;
-	pthread_mutex_t lock;
-	bool failed;
-	char err[CUA_ERR_LEN];
-};
-
-/* Appends one JSON object as a line and fsyncs: a killed run loses at most it. */
-static void put_line(struct writer *w, int fd, cJSON *obj)
-{
-	pthread_mutex_lock(&w->lock);
-	int e = cua_results_append(fd, obj);
-	if (e) {
-		w->failed = true;
-		snprintf(w->err, sizeof(w->err), "cannot append results: %s", strerror(e));
-	}
-	pthread_mutex_unlock(&w->lock);
-}
-
-static int open_append(const char *dir, const char *name, char *err, size_t errlen)
-{
-	char path[CUA_PATH_BUF];
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-	if (fd < 0)
-		cua_errf(err, errlen, "%s: %s", path, strerror(errno));
-	return fd;
-}
-
 /* ---- the shared state of a run ------------------------------------------------ */
 
 struct run {
@@ -129,7 +99,10 @@ struct run {
 	char gpu_name[CUA_MAX_GPUS][64];    /* "" = the device this process sees */
 	pthread_mutex_t gpu[CUA_MAX_GPUS];  /* one evaluation at a time on each */
 	void *agent;
-	struct writer w;
+	struct cua_writer *w;               /* the folder's one writer */
+	bool write_failed;                  /* a line or run.json could not be written:
+	                                     * the run stops, nothing more is written */
+	char write_err[CUA_ERR_LEN];
 	struct cua_device device;
 	int done, correct, evaluations, in_flight;   /* evaluations: all the run kept */
 	int agent_failed;                   /* episodes of this invocation that ended
@@ -139,14 +112,11 @@ struct run {
 	 * "segments" after every evaluation, so a killed one still counts. */
 	int seg_evals;
 	double t0, gpu_busy, cand_busy;                /* cand_busy: candidates' share */
-	double prior_wall, prior_busy, prior_gpu_s, prior_cand;  /* earlier segments' sums */
-	bool prior_cand_known;                         /* every earlier segment had it */
-	int n_prior_segments;
+	struct cua_prior_segments before;              /* earlier segments' sums */
 	double max_time_s;                             /* timing cap, run.json's */
-	cJSON *segment;                                /* ours, in run_json */
+	char started[64];                              /* when this segment began */
 	bool tty;
 	char run_dir[CUA_PATH_LEN];
-	cJSON *run_json;
 	struct cua_resume_task *prior;      /* per task, when resuming */
 };
 
@@ -168,19 +138,62 @@ static void progress(struct run *r, const char *line)
 	pthread_mutex_unlock(&r->lock);
 }
 
-static void write_run_json(struct run *r, const struct cua_run_summary *sum);
+/* A write that failed: the run stops (as on Ctrl-C) and writes nothing more, so
+ * its files end at their last whole line and a resume goes on from there. The
+ * first failure is the run's error. */
+static void write_failed(struct run *r, const char *why)
+{
+	pthread_mutex_lock(&r->lock);
+	if (!r->write_failed) {
+		r->write_failed = true;
+		snprintf(r->write_err, sizeof(r->write_err), "%s", why);
+		fprintf(stderr, "cuarena run: %s: stopping (--resume goes on from the last whole "
+		        "line)\n", why);
+	}
+	interrupted = 1;
+	pthread_mutex_unlock(&r->lock);
+}
+
+/* Whether lines may still be written; false after a failed write. */
+static bool writing(struct run *r)
+{
+	pthread_mutex_lock(&r->lock);
+	bool ok = !r->write_failed;
+	pthread_mutex_unlock(&r->lock);
+	return ok;
+}
 
 /* Brings this segment's record up to date and rewrites run.json (with the
  * summary, at the end). Holds r->lock while workers run. */
 static void checkpoint(struct run *r, const struct cua_run_summary *sum)
 {
-	cJSON *g = r->segment;
-	cJSON_ReplaceItemInObject(g, "wall_s", cJSON_CreateNumber(cua_now() - r->t0));
-	cJSON_ReplaceItemInObject(g, "evaluations", cJSON_CreateNumber(r->seg_evals));
-	cJSON_ReplaceItemInObject(g, "gpu_busy_s", cJSON_CreateNumber(r->gpu_busy));
-	cJSON_ReplaceItemInObject(g, "candidate_gpu_s", cJSON_CreateNumber(r->cand_busy));
-	cJSON_ReplaceItemInObject(g, "interrupted", cJSON_CreateBool(interrupted != 0));
-	write_run_json(r, sum);
+	char err[CUA_ERR_LEN];
+	struct cua_run_segment seg = {
+		.started = r->started, .gpus = r->n_gpus, .wall_s = cua_now() - r->t0,
+		.evaluations = r->seg_evals, .gpu_busy_s = r->gpu_busy,
+		.candidate_gpu_s = r->cand_busy, .interrupted = interrupted != 0,
+	};
+	cua_writer_run_segment(r->w, &seg);
+	cua_writer_run_device(r->w, &r->device);
+	if (sum) {
+		struct cua_run_totals t = {
+			.tasks_done = sum->tasks_done, .tasks_correct = sum->tasks_correct,
+			.evaluations = sum->evaluations, .wall_s = sum->wall_s,
+			.gpu_busy_s = sum->gpu_busy_s, .gpu_s = sum->gpu_s,
+			.candidate_gpu_s = sum->candidate_gpu_s, .segments = sum->segments,
+			.gpus = sum->gpus, .elapsed_s = -1, .interrupted = sum->interrupted,
+		};
+		cua_writer_run_summary(r->w, &t);
+	}
+	/* a whole-file rewrite: tried even after a line failed (it is the run's tally) */
+	if (cua_writer_run_save(r->w, err, sizeof(err)) != CUA_OK && !r->write_failed) {
+		/* r->lock is held: write_failed's work, inline */
+		r->write_failed = true;
+		snprintf(r->write_err, sizeof(r->write_err), "%s", err);
+		fprintf(stderr, "cuarena run: %s: stopping (--resume goes on from the last whole "
+		        "line)\n", err);
+		interrupted = 1;
+	}
 }
 
 /* Measures the task's baselines once (holding the GPU) and records them. */
@@ -222,50 +235,48 @@ static enum cua_status measure_baselines(struct run *r, const struct cua_task *t
 	if (st != CUA_OK)
 		return st;
 	for (int i = 0; i < rep->n_base; i++)
-		put_line(&r->w, r->w.base, cua_results_baseline_line(t, &rep->base[i], eo->gpu));
+		if (!writing(r) ||
+		    cua_writer_baseline(r->w, t, &rep->base[i], eo->gpu, err, errlen) != CUA_OK) {
+			if (writing(r))
+				write_failed(r, err);
+			cua_errf(err, errlen, "interrupted: the baselines of %s could not be written",
+			         t->id);
+			return CUA_E_INTERRUPTED;
+		}
 	return CUA_OK;
 }
 
-static void write_end(struct run *r, const struct cua_episode *ep, const char *reason)
+/* A trajectory's end line (when lines may still be written). */
+static void write_end(struct run *r, const char *task, int turns, const char *reason,
+                      int best_turn, const double *rewards)
 {
-	cJSON *l = cJSON_CreateObject();
-	cJSON_AddStringToObject(l, "kind", "end");
-	cJSON_AddStringToObject(l, "task", ep->task->id);
-	cJSON_AddNumberToObject(l, "turns", ep->turn);
-	cJSON_AddStringToObject(l, "reason", reason);
-	cJSON_AddNumberToObject(l, "best_turn", ep->best_turn);
-	cJSON_AddNumberToObject(l, "final_turn", ep->turn);
-	cJSON *rw = cJSON_AddArrayToObject(l, "rewards");
-	for (int i = 0; i < ep->turn; i++)
-		cJSON_AddItemToArray(rw, cJSON_CreateNumber(ep->rewards[i]));
-	put_line(&r->w, r->w.traj, l);
+	char err[CUA_ERR_LEN];
+	struct cua_end_line l = {.task = task, .turns = turns, .reason = reason,
+	                         .best_turn = best_turn, .rewards = rewards};
+	if (writing(r) && cua_writer_end(r->w, &l, err, sizeof(err)) != CUA_OK)
+		write_failed(r, err);
 }
 
-/* Writes a trajectory "turn" line. */
-static void write_turn(struct run *r, const struct cua_task *t, const struct cua_step *step,
+/* A trajectory's turn line; false when it could not be written. */
+static bool write_turn(struct run *r, const struct cua_task *t, const struct cua_step *step,
                        const char *prompt_sha, const char *observation,
                        const struct cua_action *act, bool recovered)
 {
-	cJSON *tl = cJSON_CreateObject();
-	cJSON_AddStringToObject(tl, "kind", "turn");
-	cJSON_AddStringToObject(tl, "task", t->id);
-	cJSON_AddNumberToObject(tl, "turn", step->turn);
-	cJSON_AddStringToObject(tl, "prompt_sha256", prompt_sha);
-	cJSON_AddStringToObject(tl, "observation", observation);
-	cJSON_AddStringToObject(tl, "reply", act->reply ? act->reply : "");
-	if (act->code)
-		cJSON_AddStringToObject(tl, "code", act->code);
-	else
-		cJSON_AddNullToObject(tl, "code");
-	cJSON_AddStringToObject(tl, "verdict", cua_verdict_name(step->eval.verdict));
-	cJSON_AddNumberToObject(tl, "reward", step->reward);
-	cJSON *tok = cJSON_AddObjectToObject(tl, "tokens");
-	cJSON_AddNumberToObject(tok, "prompt", act->prompt_tokens);
-	cJSON_AddNumberToObject(tok, "completion", act->completion_tokens);
-	cJSON_AddNumberToObject(tl, "latency_s", act->latency_s);
-	if (recovered)
-		cJSON_AddBoolToObject(tl, "recovered", true);
-	put_line(&r->w, r->w.traj, tl);
+	char err[CUA_ERR_LEN];
+	struct cua_turn_line l = {
+		.task = t->id, .turn = step->turn, .prompt_sha256 = prompt_sha,
+		.observation = observation, .reply = act->reply, .code = act->code,
+		.verdict = step->eval.verdict, .reward = step->reward, .agent = !recovered,
+		.prompt_tokens = act->prompt_tokens, .completion_tokens = act->completion_tokens,
+		.latency_s = act->latency_s, .recovered = recovered,
+	};
+	if (!writing(r))
+		return false;
+	if (cua_writer_turn(r->w, &l, err, sizeof(err)) != CUA_OK) {
+		write_failed(r, err);
+		return false;
+	}
+	return true;
 }
 
 /* Restores what a killed run left for a task; returns how many steps of its
@@ -423,12 +434,18 @@ static void run_episode(struct run *r, const struct cua_task *t, int slot,
 			cua_step_clear(&step);
 			break;
 		}
-		cJSON *ev = cua_step_to_json(&step);
-		cJSON_AddStringToObject(ev, "task", t->id);
-		cJSON_AddNumberToObject(ev, "level", t->level);
-		if (eo.gpu)
-			cJSON_AddStringToObject(ev, "gpu", eo.gpu);
-		put_line(&r->w, r->w.evals, ev);
+		struct cua_eval_where at = {.task = t->id, .level = t->level, .gpu = eo.gpu};
+		if (!writing(r) ||
+		    cua_writer_eval(r->w, &at, cua_step_to_json(&step), err, sizeof(err)) != CUA_OK) {
+			/* not recorded, so not kept: a resume judges the turn again */
+			if (writing(r))
+				write_failed(r, err);
+			snprintf(reason, sizeof(reason), "interrupted");
+			free(observation);
+			cua_action_clear(&act);
+			cua_step_clear(&step);
+			break;
+		}
 		pthread_mutex_lock(&r->lock);
 		/* a reply without code is a turn, not a candidate: nothing was built or run */
 		bool candidate = !cua_step_no_code(&step);
@@ -449,23 +466,14 @@ out_end:
 		snprintf(reason, sizeof(reason), "%s", ep.end_reason[0] ? ep.end_reason : "turn limit");
 	cua_episode_end(&ep, reason);
 	if (ep.task)
-		write_end(r, &ep, reason);
+		write_end(r, t->id, ep.turn, reason, ep.best_turn, ep.rewards);
 	if (ai->end && aep)
 		ai->end(r->agent, aep);
 	cua_episode_clear(&ep);
 out_report:
 	cua_report_clear(&base);
-	if (!ep.task) {
-		/* the episode never started: still say so in the trajectory */
-		cJSON *l = cJSON_CreateObject();
-		cJSON_AddStringToObject(l, "kind", "end");
-		cJSON_AddStringToObject(l, "task", t->id);
-		cJSON_AddNumberToObject(l, "turns", 0);
-		cJSON_AddStringToObject(l, "reason", reason);
-		cJSON_AddNumberToObject(l, "best_turn", 0);
-		cJSON_AddNumberToObject(l, "final_turn", 0);
-		put_line(&r->w, r->w.traj, l);
-	}
+	if (!ep.task)   /* the episode never started: still say so in the trajectory */
+		write_end(r, t->id, 0, reason, 0, NULL);
 	char line[768];
 	snprintf(line, sizeof(line), "%s: %s after %d turn(s)%s", t->id, reason, ep.turn,
 	         ep.best_turn ? "" : ", no correct kernel");
@@ -510,118 +518,6 @@ static bool task_selected(const struct cua_task *t, const struct cua_run_opts *o
 	return cua_run_selects(t, o->level, o->tasks_glob);
 }
 
-static void write_run_json(struct run *r, const struct cua_run_summary *sum)
-{
-	char path[CUA_PATH_BUF], err[CUA_ERR_LEN];
-	cJSON_DeleteItemFromObject(r->run_json, "device");
-	cJSON_AddItemToObject(r->run_json, "device", cua_device_to_json(&r->device));
-	if (sum) {
-		cJSON_DeleteItemFromObject(r->run_json, "summary");
-		cJSON *s = cJSON_AddObjectToObject(r->run_json, "summary");
-		cJSON_AddNumberToObject(s, "tasks_done", sum->tasks_done);
-		cJSON_AddNumberToObject(s, "tasks_correct", sum->tasks_correct);
-		cJSON_AddNumberToObject(s, "evaluations", sum->evaluations);
-		cJSON_AddNumberToObject(s, "wall_s", sum->wall_s);
-		cJSON_AddNumberToObject(s, "gpu_busy_s", sum->gpu_busy_s);
-		cJSON_AddNumberToObject(s, "gpu_s", sum->gpu_s);
-		if (sum->candidate_gpu_s >= 0)
-			cJSON_AddNumberToObject(s, "candidate_gpu_s", sum->candidate_gpu_s);
-		cJSON_AddNumberToObject(s, "segments", sum->segments);
-		cJSON_AddNumberToObject(s, "gpus", sum->gpus);
-		cJSON_AddBoolToObject(s, "interrupted", sum->interrupted);
-	}
-	char *txt = cJSON_Print(r->run_json);
-	snprintf(path, sizeof(path), "%s/run.json", r->run_dir);
-	if (cua_write_file(path, txt, strlen(txt), err, sizeof(err)) != CUA_OK)
-		fprintf(stderr, "cuarena run: %s\n", err);
-	free(txt);
-}
-
-/* Where a segment ran: the host, and under Slurm the job and array task (a
- * preempted shard's segments then say which attempt measured what). */
-static void add_where(cJSON *seg)
-{
-	char host[256] = "";
-	if (gethostname(host, sizeof(host) - 1) == 0 && host[0])
-		cJSON_AddStringToObject(seg, "host", host);
-	static const char *const env[][2] = {
-		{"SLURM_JOB_ID", "job"}, {"SLURM_ARRAY_JOB_ID", "array_job"},
-		{"SLURM_ARRAY_TASK_ID", "array_task"}, {"SLURM_RESTART_COUNT", "restart"},
-	};
-	cJSON *sl = NULL;
-	for (size_t i = 0; i < CUA_ARRAY_LEN(env); i++) {
-		const char *v = getenv(env[i][0]);
-		if (!v || !*v || strlen(v) > 64)
-			continue;
-		if (!sl)
-			sl = cJSON_AddObjectToObject(seg, "slurm");
-		cJSON_AddStringToObject(sl, env[i][1], v);
-	}
-}
-
-/* Sums the earlier segments of a resumed run and appends this invocation's. A
- * run.json from before segments were recorded has one in its summary. */
-static enum cua_status open_segment(struct run *r, const char *when, char *err,
-                                    size_t errlen)
-{
-	cJSON *segs = cJSON_GetObjectItemCaseSensitive(r->run_json, "segments");
-	if (!segs) {
-		segs = cJSON_AddArrayToObject(r->run_json, "segments");
-		const cJSON *old = cJSON_GetObjectItemCaseSensitive(r->run_json, "summary");
-		if (cJSON_IsObject(old)) {
-			cJSON *g = cJSON_CreateObject();
-			const cJSON *c = cJSON_GetObjectItemCaseSensitive(r->run_json, "created");
-			cJSON_AddStringToObject(g, "started", cJSON_IsString(c) ? c->valuestring : "");
-			static const char *const keys[] = {"gpus", "wall_s", "evaluations",
-			                                   "gpu_busy_s", "interrupted"};
-			for (size_t k = 0; k < CUA_ARRAY_LEN(keys); k++) {
-				const cJSON *v = cJSON_GetObjectItemCaseSensitive(old, keys[k]);
-				if (v)
-					cJSON_AddItemToObject(g, keys[k], cJSON_Duplicate(v, true));
-			}
-			cJSON_AddItemToArray(segs, g);
-		}
-	}
-	if (!cJSON_IsArray(segs)) {
-		cua_errf(err, errlen, "%s/run.json: segments: not an array", r->run_dir);
-		return CUA_E_PARSE;
-	}
-	int i = 0;
-	const cJSON *g;
-	cJSON_ArrayForEach(g, segs) {
-		const cJSON *w = cJSON_GetObjectItemCaseSensitive(g, "wall_s");
-		const cJSON *b = cJSON_GetObjectItemCaseSensitive(g, "gpu_busy_s");
-		const cJSON *n = cJSON_GetObjectItemCaseSensitive(g, "gpus");
-		if (!cJSON_IsNumber(w) || !cJSON_IsNumber(b) || !(w->valuedouble >= 0) ||
-		    !(b->valuedouble >= 0) || (n && !(cJSON_IsNumber(n) && n->valuedouble >= 1))) {
-			cua_errf(err, errlen, "%s/run.json: segments[%d]: wall_s and gpu_busy_s must "
-			         "be numbers >= 0 (gpus >= 1)", r->run_dir, i);
-			return CUA_E_PARSE;
-		}
-		r->prior_wall += w->valuedouble;
-		r->prior_busy += b->valuedouble;
-		r->prior_gpu_s += w->valuedouble * (n ? n->valuedouble : 1);
-		const cJSON *c = cJSON_GetObjectItemCaseSensitive(g, "candidate_gpu_s");
-		if (cJSON_IsNumber(c) && c->valuedouble >= 0)
-			r->prior_cand += c->valuedouble;
-		else
-			r->prior_cand_known = false;   /* a segment from before it was kept */
-		i++;
-	}
-	r->n_prior_segments = i;
-	r->segment = cJSON_CreateObject();
-	cJSON_AddStringToObject(r->segment, "started", when);
-	add_where(r->segment);
-	cJSON_AddNumberToObject(r->segment, "gpus", r->n_gpus);
-	cJSON_AddNumberToObject(r->segment, "wall_s", 0);
-	cJSON_AddNumberToObject(r->segment, "evaluations", 0);
-	cJSON_AddNumberToObject(r->segment, "gpu_busy_s", 0);
-	cJSON_AddNumberToObject(r->segment, "candidate_gpu_s", 0);
-	cJSON_AddBoolToObject(r->segment, "interrupted", false);
-	cJSON_AddItemToArray(segs, r->segment);
-	return CUA_OK;
-}
-
 enum cua_status cua_run(const struct cua_run_opts *o, struct cua_run_summary *sum,
                         char *err, size_t errlen)
 {
@@ -632,8 +528,8 @@ enum cua_status cua_run(const struct cua_run_opts *o, struct cua_run_summary *su
 
 	memset(sum, 0, sizeof(*sum));
 	memset(&r, 0, sizeof(r));
-	r.prior_cand_known = true;
 	r.o = o;
+	pthread_mutex_init(&r.lock, NULL);
 	interrupted = 0;
 	r.n_gpus = 1;
 	if (o->gpus && (r.n_gpus = cua_run_parse_gpus(o->gpus, r.gpu_name, err, errlen)) < 1)
@@ -691,70 +587,75 @@ enum cua_status cua_run(const struct cua_run_opts *o, struct cua_run_summary *su
 	else
 		snprintf(r.run_dir, sizeof(r.run_dir), "%.3900s/results/%s", o->root, run_id);
 	snprintf(sum->out_dir, sizeof(sum->out_dir), "%s", r.run_dir);
-	st = cua_mkdirs(r.run_dir, err, errlen);
+	/* the folder's one writer from here on: a second is refused (its pid named),
+	 * and the torn tails are cut before anything is read or appended */
+	struct cua_writer_opened opened;
+	st = cua_writer_open(r.run_dir, "run", &r.w, &opened, err, errlen);
 	if (st != CUA_OK)
 		goto out_cat;
+	snprintf(r.started, sizeof(r.started), "%s", when);
+	r.t0 = cua_now();
 
 	st = o->agent->init(o->agent_config, &r.agent, err, errlen);
 	if (st != CUA_OK)
 		goto out_cat;
 
 	if (o->resume) {
-		st = cua_results_read_run_json(r.run_dir, &r.run_json, err, errlen);
+		st = cua_writer_run_continue(r.w, when, err, errlen);
 		if (st != CUA_OK)
 			goto out_agent;
-		cJSON *res = cJSON_GetObjectItem(r.run_json, "resumed");
-		if (!cJSON_IsArray(res))
-			res = cJSON_AddArrayToObject(r.run_json, "resumed");
-		cJSON_AddItemToArray(res, cJSON_CreateString(when));
 		/* the GPU the run was measured on: restored baselines are of it, and the
 		 * candidates that follow them get its ceilings (%SOL, speed of light) */
-		cua_device_from_json(cJSON_GetObjectItemCaseSensitive(r.run_json, "device"),
+		cua_device_from_json(cJSON_GetObjectItemCaseSensitive(cua_writer_run(r.w), "device"),
 		                     &r.device);
-		st = cua_resume_load(r.run_dir, r.tasks, r.n_tasks, r.gpu_name, r.n_gpus, &r.prior,
-		                     &r.evaluations, err, errlen);
+		const char **ids = cua_xcalloc((size_t)r.n_tasks + 1, sizeof(*ids));
+		for (int i = 0; i < r.n_tasks; i++)
+			ids[i] = r.tasks[i]->id;
+		struct cua_prior_want want = {.tasks = ids, .n_tasks = r.n_tasks, .evals = true,
+		                              .texts = true};
+		struct cua_prior *found = NULL;
+		st = cua_prior_load(r.run_dir, &want, &found, err, errlen);
+		if (st == CUA_OK)
+			st = cua_resume_load(found, r.tasks, r.n_tasks, r.gpu_name, r.n_gpus, &r.prior,
+			                     &r.evaluations, err, errlen);
+		if (st == CUA_OK) {
+			struct cua_buf said = {0};
+			cua_prior_say(found, opened.cut, &said);
+			fprintf(stderr, "cuarena run: resuming %s: %s\n", r.run_dir, said.s);
+			free(said.s);
+		}
+		cua_prior_free(found);
+		free(ids);
 		if (st != CUA_OK)
 			goto out_agent;
-		goto files;
+	} else {
+		char prompts[65];
+		const char *slash = strrchr(r.run_dir, '/');
+		const char *nv = cua_nvcc_version(o->eval.build.nvcc);
+		const char **ids = cua_xcalloc((size_t)r.n_tasks + 1, sizeof(*ids));
+		for (int i = 0; i < r.n_tasks; i++)
+			ids[i] = r.tasks[i]->id;
+		struct cua_run_meta m = {
+			.run_id = slash ? slash + 1 : r.run_dir, .created = when,
+			.catalogue_hash = cat.hash, .nvcc = nv, .agent = o->agent->name,
+			.agent_version = o->agent_version ? o->agent_version : o->agent->version,
+			.agent_config = o->agent_config,
+			.prompts_sha256 = cua_prompts_hash(o->root, prompts, NULL, 0) == CUA_OK
+			                  ? prompts : NULL,
+			.turns = o->turns, .reward = cua_reward_name(o->reward),
+			.max_time_s = o->eval.max_time_s, .public_seeds = o->eval.seeds,
+			.tasks = ids, .n_tasks = r.n_tasks,
+		};
+		cua_writer_run_new(r.w, &m);
+		free(ids);
+		if (shard) {
+			cua_writer_run_shard(r.w, shard);
+			shard = NULL;
+		}
 	}
-	r.run_json = cJSON_CreateObject();
-	cJSON_AddNumberToObject(r.run_json, "schema", CUA_RESULTS_SCHEMA);
-	const char *slash = strrchr(r.run_dir, '/');
-	cJSON_AddStringToObject(r.run_json, "run_id", slash ? slash + 1 : r.run_dir);
-	cJSON_AddStringToObject(r.run_json, "created", when);
-	cJSON *h = cJSON_AddObjectToObject(r.run_json, "harness");
-	cJSON_AddStringToObject(h, "version", CUA_VERSION);
-	cJSON_AddStringToObject(h, "git", cua_git_sha);
-	cJSON_AddStringToObject(r.run_json, "catalogue_hash", cat.hash);
-	const char *nv = cua_nvcc_version(o->eval.build.nvcc);
-	cJSON_AddStringToObject(r.run_json, "nvcc", nv ? nv : "");
-	cJSON *a = cJSON_AddObjectToObject(r.run_json, "agent");
-	cJSON_AddStringToObject(a, "name", o->agent->name);
-	cJSON_AddStringToObject(a, "version",
-	                        o->agent_version ? o->agent_version : o->agent->version);
-	cJSON_AddItemToObject(a, "config", o->agent_config
-	                                       ? cJSON_Duplicate(o->agent_config, true)
-	                                       : cJSON_CreateObject());
-	char prompts[65];
-	if (cua_prompts_hash(o->root, prompts, NULL, 0) == CUA_OK)
-		cJSON_AddStringToObject(a, "prompts_sha256", prompts);
-	cJSON_AddNumberToObject(r.run_json, "turns", o->turns);
-	cJSON_AddStringToObject(r.run_json, "reward", cua_reward_name(o->reward));
-	cJSON_AddNumberToObject(r.run_json, "max_time_s", o->eval.max_time_s);
-	cJSON *ps = cJSON_AddArrayToObject(r.run_json, "public_seeds");
-	for (int i = 0; i < 3; i++)
-		cJSON_AddItemToArray(ps, cJSON_CreateNumber((double)o->eval.seeds[i]));
-	cJSON *tl = cJSON_AddArrayToObject(r.run_json, "tasks");
-	for (int i = 0; i < r.n_tasks; i++)
-		cJSON_AddItemToArray(tl, cJSON_CreateString(r.tasks[i]->id));
-	if (shard) {
-		cJSON_AddItemToObject(r.run_json, "shard", shard);
-		shard = NULL;
-	}
-files:
 	/* every kernel of a run is timed alike: a resume keeps the run's cap */
 	r.max_time_s = o->eval.max_time_s;
-	const cJSON *mt = cJSON_GetObjectItemCaseSensitive(r.run_json, "max_time_s");
+	const cJSON *mt = cJSON_GetObjectItemCaseSensitive(cua_writer_run(r.w), "max_time_s");
 	if (cJSON_IsNumber(mt) && mt->valuedouble > 0) {
 		if (o->max_time_given && fabs(mt->valuedouble - o->eval.max_time_s) > 1e-9) {
 			cua_errf(err, errlen, "--max-time-s %g: the run in %s timed its kernels with "
@@ -765,32 +666,23 @@ files:
 		}
 		r.max_time_s = mt->valuedouble;
 	} else
-		cJSON_AddNumberToObject(r.run_json, "max_time_s", r.max_time_s);
-	if (open_segment(&r, when, err, errlen) != CUA_OK) {
-		st = CUA_E_PARSE;
+		cua_writer_run_max_time(r.w, r.max_time_s);
+	if ((st = cua_prior_segments(cua_writer_run(r.w), r.run_dir, &r.before, err,
+	                             errlen)) != CUA_OK)
+		goto out_agent;
+	if (o->gpus)
+		cua_writer_run_gpus(r.w, r.gpu_name, r.n_gpus);
+	pthread_mutex_lock(&r.lock);
+	checkpoint(&r, NULL);
+	pthread_mutex_unlock(&r.lock);
+	if (r.write_failed) {
+		cua_errf(err, errlen, "%s", r.write_err);
+		st = CUA_E_IO;
 		goto out_agent;
 	}
-	if (o->gpus) {
-		cJSON_DeleteItemFromObject(r.run_json, "gpus");
-		cJSON *gl = cJSON_AddArrayToObject(r.run_json, "gpus");
-		for (int g = 0; g < r.n_gpus; g++)
-			cJSON_AddItemToArray(gl, cJSON_CreateString(r.gpu_name[g]));
-	}
-	write_run_json(&r, NULL);
-
-	r.w.evals = open_append(r.run_dir, "evals.jsonl", err, errlen);
-	r.w.traj = open_append(r.run_dir, "trajectories.jsonl", err, errlen);
-	r.w.base = open_append(r.run_dir, "baselines.jsonl", err, errlen);
-	if (r.w.evals < 0 || r.w.traj < 0 || r.w.base < 0) {
-		st = CUA_E_IO;
-		goto out_files;
-	}
-	pthread_mutex_init(&r.lock, NULL);
 	for (int g = 0; g < r.n_gpus; g++)
 		pthread_mutex_init(&r.gpu[g], NULL);
-	pthread_mutex_init(&r.w.lock, NULL);
 	r.tty = o->progress && isatty(STDERR_FILENO);
-	r.t0 = cua_now();
 
 	struct sigaction sa, old, old_term;
 	memset(&sa, 0, sizeof(sa));
@@ -825,36 +717,30 @@ files:
 	sum->agent_failed = r.agent_failed;
 	/* the whole run, every segment: a resumed run's throughput is its total */
 	double wall = cua_now() - r.t0;
-	sum->wall_s = r.prior_wall + wall;
-	sum->gpu_busy_s = r.prior_busy + r.gpu_busy;
-	sum->gpu_s = r.prior_gpu_s + wall * r.n_gpus;
-	sum->candidate_gpu_s = r.prior_cand_known ? r.prior_cand + r.cand_busy : -1;
-	sum->segments = r.n_prior_segments + 1;
+	sum->wall_s = r.before.wall_s + wall;
+	sum->gpu_busy_s = r.before.gpu_busy_s + r.gpu_busy;
+	sum->gpu_s = r.before.gpu_s + wall * r.n_gpus;
+	sum->candidate_gpu_s = r.before.cand_known ? r.before.candidate_gpu_s + r.cand_busy : -1;
+	sum->segments = r.before.n + 1;
 	sum->gpus = r.n_gpus;
 	sum->interrupted = interrupted != 0;
+	pthread_mutex_lock(&r.lock);
 	checkpoint(&r, sum);
-	if (r.w.failed) {
-		cua_errf(err, errlen, "%s", r.w.err);
+	pthread_mutex_unlock(&r.lock);
+	if (r.write_failed) {
+		cua_errf(err, errlen, "%s", r.write_err);
 		st = CUA_E_IO;
 	} else
 		st = CUA_OK;
-	pthread_mutex_destroy(&r.lock);
 	for (int g = 0; g < r.n_gpus; g++)
 		pthread_mutex_destroy(&r.gpu[g]);
-	pthread_mutex_destroy(&r.w.lock);
-out_files:
-	if (r.w.evals > 0)
-		close(r.w.evals);
-	if (r.w.traj > 0)
-		close(r.w.traj);
-	if (r.w.base > 0)
-		close(r.w.base);
 out_agent:
-	cJSON_Delete(r.run_json);
 	cua_resume_free(r.prior, r.n_tasks);
 	if (o->agent->free)
 		o->agent->free(r.agent);
 out_cat:
+	cua_writer_close(r.w);   /* the folder's lock goes with it */
+	pthread_mutex_destroy(&r.lock);
 	cJSON_Delete(shard);
 	free(r.tasks);
 	cua_catalogue_clear(&cat);

@@ -10,7 +10,8 @@
 #include "episode/serve.h"
 #include "episode/envproto.h"
 #include "catalogue/prompts.h"
-#include "results/results.h"
+#include "results/prior.h"
+#include "results/writer.h"
 #include "episode/run.h"
 
 #include <arpa/inet.h>
@@ -22,6 +23,8 @@
 #include <signal.h>
 #include <stdarg.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -29,6 +32,7 @@
 #include <microhttpd.h>
 
 #define MAX_BUILDERS 256
+#define FD_RESERVE 256            /* descriptors kept for judges, builds, results files */
 #define WAIT_POLL_MS 100          /* how often a waiting request looks at its client */
 
 static volatile sig_atomic_t stopping;
@@ -47,6 +51,8 @@ void cua_serve_opts_init(struct cua_serve_opts *o, const char *root, const char 
 	o->queue = 64;
 	o->max_body = 1 << 20;
 	o->max_episodes = 1024;
+	o->max_per_client = 256;
+	o->client_timeout_s = 30;
 	cua_eval_opts_init(&o->eval, root, self_exe, cache_dir);
 }
 
@@ -80,6 +86,9 @@ struct job {
 	struct sepisode *ep;                /* STEP */
 	int slot;
 	int http;                           /* 0 = no answer (cancelled) */
+	int retry_after;                    /* seconds, for a 503; 0 none */
+	bool http10;                        /* an HTTP/1.0 request: no interim replies */
+	bool probed;                        /* a half-closed client was sent "100" */
 	cJSON *reply;
 };
 
@@ -133,13 +142,12 @@ struct server {
 	struct cua_report **retired;        /* remeasured away, still borrowed */
 	int n_retired;
 
-	pthread_mutex_t wlock;              /* results files and run_json */
+	uint64_t rejected_unwritable, rejected_harness;
+	double write_failed_at;             /* cua_now() of the last failed record; 0 none */
+
+	struct cua_writer *w;               /* the results folder's one writer */
 	char dir[CUA_PATH_LEN], workdir[CUA_PATH_LEN];
-	int fd_evals, fd_traj, fd_base;
-	cJSON *run_json;
-	bool *listed;                       /* per task: in run.json's tasks */
-	struct cua_device device;
-	bool write_failed;
+	struct cua_device device;           /* of the baselines measured (w's lock) */
 };
 
 static int task_index(const struct server *s, const struct cua_task *t)
@@ -168,106 +176,43 @@ static void slot_opts(const struct server *s, int slot, struct cua_eval_opts *eo
 
 /* ---- results folder ------------------------------------------------------------ */
 
-/* Appends one JSON object as a line and fsyncs it (the caller holds wlock). */
-static void put_line(struct server *s, int fd, cJSON *obj)
-{
-	int e = cua_results_append(fd, obj);
-	if (e && !s->write_failed)
-		fprintf(stderr, "cuarena serve: cannot append to %s: %s\n", s->dir, strerror(e));
-	if (e)
-		s->write_failed = true;
-}
-
-static void write_run_json(struct server *s)
-{
-	char path[CUA_PATH_BUF], err[CUA_ERR_LEN];
-	cJSON_DeleteItemFromObject(s->run_json, "device");
-	cJSON_AddItemToObject(s->run_json, "device", cua_device_to_json(&s->device));
-	char *txt = cJSON_Print(s->run_json);
-	snprintf(path, sizeof(path), "%s/run.json", s->dir);
-	if (cua_write_file(path, txt, strlen(txt), err, sizeof(err)) != CUA_OK)
-		fprintf(stderr, "cuarena serve: %s\n", err);
-	free(txt);
-}
-
 /* Names the task in run.json's "tasks" the first time it is evaluated, and the
- * GPU once it is known (wlock held). */
-static void note_task(struct server *s, int ti, const struct cua_device *dev)
+ * GPU once it is known, and rewrites run.json when either changed (or an
+ * earlier rewrite failed). */
+static enum cua_status note_task(struct server *s, int ti, const struct cua_device *dev,
+                                 char *err, size_t errlen)
 {
-	bool dirty = false;
-	if (ti >= 0 && !s->listed[ti]) {
-		s->listed[ti] = true;
-		cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(s->run_json, "tasks"),
-		                     cJSON_CreateString(s->cat.tasks[ti]->id));
-		dirty = true;
+	if (ti >= 0)
+		cua_writer_run_task(s->w, s->cat.tasks[ti]->id);
+	if (dev && dev->known) {
+		pthread_mutex_lock(&s->lock);
+		bool first = !s->device.known;
+		if (first)
+			s->device = *dev;
+		pthread_mutex_unlock(&s->lock);
+		if (first)
+			cua_writer_run_device(s->w, dev);
 	}
-	if (dev && dev->known && !s->device.known) {
-		s->device = *dev;
-		dirty = true;
-	}
-	if (dirty)
-		write_run_json(s);
+	return cua_writer_run_save(s->w, err, errlen);
 }
 
-static cJSON *new_run_json(struct server *s, const char *when)
+static void new_run_json(struct server *s, const char *when)
 {
-	cJSON *j = cJSON_CreateObject();
-	cJSON_AddNumberToObject(j, "schema", CUA_RESULTS_SCHEMA);
-	const char *slash = strrchr(s->dir, '/');
-	cJSON_AddStringToObject(j, "run_id", slash ? slash + 1 : s->dir);
-	cJSON_AddStringToObject(j, "created", when);
-	cJSON *h = cJSON_AddObjectToObject(j, "harness");
-	cJSON_AddStringToObject(h, "version", CUA_VERSION);
-	cJSON_AddStringToObject(h, "git", cua_git_sha);
-	cJSON_AddStringToObject(j, "catalogue_hash", s->cat.hash);
-	const char *nv = cua_nvcc_version(s->o->eval.build.nvcc);
-	cJSON_AddStringToObject(j, "nvcc", nv ? nv : "");
-	cJSON *a = cJSON_AddObjectToObject(j, "agent");
-	cJSON_AddStringToObject(a, "name", "serve");
-	cJSON_AddStringToObject(a, "version", CUA_VERSION);
-	cJSON_AddItemToObject(a, "config", cJSON_CreateObject());
 	char prompts[65];
-	if (cua_prompts_hash(s->o->root, prompts, NULL, 0) == CUA_OK)
-		cJSON_AddStringToObject(a, "prompts_sha256", prompts);
+	const char *slash = strrchr(s->dir, '/');
+	const char *nv = cua_nvcc_version(s->o->eval.build.nvcc);
 	/* each request names its own turns and reward: these are the defaults */
-	cJSON_AddNumberToObject(j, "turns", 8);
-	cJSON_AddStringToObject(j, "reward", cua_reward_name(CUA_REWARD_CUDA_AGENT));
-	cJSON_AddNumberToObject(j, "max_time_s", s->o->eval.max_time_s);
-	cJSON *ps = cJSON_AddArrayToObject(j, "public_seeds");
-	for (int i = 0; i < 3; i++)
-		cJSON_AddItemToArray(ps, cJSON_CreateNumber((double)s->o->eval.seeds[i]));
-	cJSON_AddArrayToObject(j, "tasks");
-	return j;
-}
-
-
-typedef void (*line_fn)(struct server *s, const cJSON *j, void *ctx);
-
-struct walk {
-	struct server *s;
-	line_fn f;
-	void *ctx;
-};
-
-static enum cua_status walk_line(void *ctx, const cJSON *j, const struct cua_results_at *at,
-                                 char *err, size_t errlen)
-{
-	struct walk *w = ctx;
-	w->f(w->s, j, w->ctx);
-	return CUA_OK;
-}
-
-/* Calls f on every line of dir/name (missing: none), through the results
- * reader: the torn tail cut first (the server appends next), every line left
- * checked for JSON and its schema. */
-static enum cua_status each_line(struct server *s, const char *name, line_fn f, void *ctx,
-                                 char *err, size_t errlen)
-{
-	char path[CUA_PATH_BUF];
-	struct walk w = {s, f, ctx};
-	snprintf(path, sizeof(path), "%s/%s", s->dir, name);
-	return cua_results_each_line(path, CUA_RESULTS_CUT_TORN, walk_line, &w, NULL, err,
-	                             errlen);
+	struct cua_run_meta m = {
+		.run_id = slash ? slash + 1 : s->dir, .created = when,
+		.catalogue_hash = s->cat.hash, .nvcc = nv, .agent = "serve",
+		.agent_version = CUA_VERSION,
+		.prompts_sha256 = cua_prompts_hash(s->o->root, prompts, NULL, 0) == CUA_OK
+		                  ? prompts : NULL,
+		.turns = 8, .reward = cua_reward_name(CUA_REWARD_CUDA_AGENT),
+		.max_time_s = s->o->eval.max_time_s, .public_seeds = s->o->eval.seeds,
+	};
+	cua_writer_run_new(s->w, &m);
+	cua_writer_run_device(s->w, &s->device);
 }
 
 static const char *str_of(const cJSON *j, const char *key)
@@ -276,201 +221,155 @@ static const char *str_of(const cJSON *j, const char *key)
 	return cJSON_IsString(v) ? v->valuestring : NULL;
 }
 
-/* baselines.jsonl: the last measurement of each (task, GPU) is in use again. */
-static void prior_base(struct server *s, const cJSON *j, void *ctx)
-{
-	const char *task = str_of(j, "task");
-	const struct cua_task *t = task ? cua_catalogue_find(&s->cat, task, NULL, 0) : NULL;
-	int slot = slot_of(s, str_of(j, "gpu"));
-	if (!t || slot < 0)
-		return;
-	int ti = task_index(s, t);
-	struct cua_report *r = s->slot[slot].base[ti];
-	struct cua_eval e;
-	if (cua_eval_from_json(cJSON_GetObjectItemCaseSensitive(j, "eval"), &e, NULL, 0) != CUA_OK)
-		return;
-	if (!r || cua_report_find(r, e.subject) >= 0 || r->n_base >= (int)CUA_ARRAY_LEN(r->base)) {
-		/* a later measurement of the same task replaces the earlier one */
-		if (r) {
-			cua_report_clear(r);
-			free(r);
-		}
-		r = s->slot[slot].base[ti] = calloc(1, sizeof(*r));
-		CUA_ASSERT(r);
-		r->task = t;
-		r->device = s->device;
-	}
-	r->base[r->n_base++] = e;
-}
-
-/* Baselines a restart found cut short (the server was killed between two of a
- * task's baselines lines) are measured again when next asked for. */
-static void drop_cut_baselines(struct server *s)
-{
-	for (int g = 0; g < s->n_slots; g++)
-		for (int ti = 0; ti < s->cat.n; ti++) {
-			struct cua_report *r = s->slot[g].base[ti];
-			char missing[128];
-			if (!r || cua_report_complete(r->task, r, s->o->root,
-			                              r->device.known ? r->device.name : NULL,
-			                              missing, sizeof(missing)))
-				continue;
-			fprintf(stderr, "cuarena serve: %s: killed before its %s baseline was "
-			        "written: its baselines are measured again\n", r->task->id, missing);
-			cua_report_clear(r);
-			free(r);
-			s->slot[g].base[ti] = NULL;
-		}
-}
-
-/* What a restart finds of the episodes: the "episode" lines, their steps (evals
- * lines with "episode" and request "step"), their "end" lines. */
-struct prior_ep {
-	char id[40], gpu[64];
-	int task_index, turns, n;
-	enum cua_reward_kind reward;
-	bool ended;
-	struct cua_step steps[CUA_MAX_TURNS];
-};
-
-struct prior {
-	int n, cap;
-	struct prior_ep *e;
-};
-
-static struct prior_ep *prior_find(struct prior *p, const char *id)
-{
-	for (int i = 0; id && i < p->n; i++)
-		if (!strcmp(p->e[i].id, id))
-			return &p->e[i];
-	return NULL;
-}
-
-static void prior_traj(struct server *s, const cJSON *j, void *ctx)
-{
-	struct prior *p = ctx;
-	const char *kind = str_of(j, "kind"), *id = str_of(j, "episode");
-	if (!kind || !id)
-		return;
-	if (!strcmp(kind, "end")) {
-		struct prior_ep *e = prior_find(p, id);
-		if (e)
-			e->ended = true;
-		return;
-	}
-	if (strcmp(kind, "episode") || strlen(id) >= sizeof(p->e[0].id) || prior_find(p, id))
-		return;
-	const char *task = str_of(j, "task"), *rw = str_of(j, "reward");
-	const cJSON *turns = cJSON_GetObjectItemCaseSensitive(j, "turns");
-	const struct cua_task *t = task ? cua_catalogue_find(&s->cat, task, NULL, 0) : NULL;
-	enum cua_reward_kind kind_rw;
-	if (!t || !rw || !cua_reward_parse(rw, &kind_rw) || !cJSON_IsNumber(turns) ||
-	    turns->valuedouble < 1 || turns->valuedouble > CUA_MAX_TURNS)
-		return;
-	if (p->n == p->cap) {
-		p->cap = p->cap ? 2 * p->cap : 16;
-		p->e = realloc(p->e, (size_t)p->cap * sizeof(*p->e));
-		CUA_ASSERT(p->e);
-	}
-	struct prior_ep *e = &p->e[p->n++];
-	memset(e, 0, sizeof(*e));
-	snprintf(e->id, sizeof(e->id), "%s", id);
-	const char *gpu = str_of(j, "gpu");
-	snprintf(e->gpu, sizeof(e->gpu), "%s", gpu ? gpu : "");
-	e->task_index = task_index(s, t);
-	e->turns = (int)turns->valuedouble;
-	e->reward = kind_rw;
-}
-
-static void prior_eval(struct server *s, const cJSON *j, void *ctx)
-{
-	struct prior *p = ctx;
-	const char *req = str_of(j, "request");
-	s->recorded++;
-	struct prior_ep *e = prior_find(p, str_of(j, "episode"));
-	if (!e || !req || strcmp(req, "step") || e->n >= CUA_MAX_TURNS)
-		return;
-	struct cua_step st;
-	if (cua_step_from_json(j, &st, NULL, 0) != CUA_OK)
-		return;
-	for (int k = 0; k < e->n; k++)
-		if (e->steps[k].turn == st.turn) {
-			cua_step_clear(&st);   /* never a turn twice */
-			return;
-		}
-	e->steps[e->n++] = st;
-}
-
 static struct cua_report *empty_report(const struct cua_task *t)
 {
-	struct cua_report *r = calloc(1, sizeof(*r));
-	CUA_ASSERT(r);
+	struct cua_report *r = cua_xcalloc(1, sizeof(*r));
 	r->task = t;
 	return r;
 }
 
-/* Opens the episodes a killed or stopped server left open, where they were. */
-static void restore_episodes(struct server *s, struct prior *p)
+/* The baselines measured before the restart are in use again on the GPUs of the
+ * same names, unless the kill came between two of a set's lines: a set without
+ * all of them is measured again when next asked for. */
+static void restore_baselines(struct server *s, struct cua_prior *p)
 {
-	int restored = 0, lost = 0;
-	for (int i = 0; i < p->n; i++) {
-		struct prior_ep *e = &p->e[i];
-		int slot = slot_of(s, e->gpu);
-		if (e->ended)
-			continue;
-		struct cua_report **b = slot >= 0 ? &s->slot[slot].base[e->task_index] : NULL;
-		if (b && !*b && !s->gpu)
-			*b = empty_report(s->cat.tasks[e->task_index]);
-		if (!b || !*b) {
-			lost++;      /* its GPU is not served now, or its baselines are gone */
-			continue;
-		}
-		struct sepisode *se = calloc(1, sizeof(*se));
-		CUA_ASSERT(se);
-		snprintf(se->id, sizeof(se->id), "%s", e->id);
-		se->slot = slot;
-		se->task_index = e->task_index;
-		struct cua_env_reset r = {.task = s->cat.tasks[e->task_index], .turns = e->turns,
-		                          .reward = e->reward};
-		struct cua_eval_opts eo;
-		slot_opts(s, slot, &eo);
-		char dir[CUA_PATH_BUF], err[CUA_ERR_LEN];
-		snprintf(dir, sizeof(dir), "%s/%s", s->workdir, se->id);
-		if (cua_env_begin(&se->ep, &r, &eo, *b, dir, &s->slot[slot].gpu, err,
-		                  sizeof(err)) != CUA_OK) {
-			free(se);
-			lost++;
+	for (int i = 0; i < p->n_bases; i++) {
+		struct cua_prior_base *b = &p->bases[i];
+		const struct cua_task *t = cua_catalogue_find(&s->cat, b->task, NULL, 0);
+		int slot = slot_of(s, b->gpu);
+		if (!t || slot < 0 || strcmp(t->id, b->task))
+			continue;   /* a task gone from the catalogue, a GPU not served now */
+		char missing[128];
+		b->rep.task = t;
+		b->rep.device = s->device;
+		if (!cua_report_complete(t, &b->rep, s->o->root,
+		                         s->device.known ? s->device.name : NULL, missing,
+		                         sizeof(missing))) {
+			fprintf(stderr, "cuarena serve: %s: killed before its %s baseline was "
+			        "written: its baselines are measured again\n", t->id, missing);
 			continue;
 		}
-		/* steps in turn order */
-		for (int a = 1; a < e->n; a++)
-			for (int k = a; k > 0 && e->steps[k - 1].turn > e->steps[k].turn; k--) {
-				struct cua_step tmp = e->steps[k];
-				e->steps[k] = e->steps[k - 1];
-				e->steps[k - 1] = tmp;
-			}
-		cua_episode_restore(&se->ep, e->steps, e->n);
-		se->begun = true;
-		se->seq = ++s->seq;
-		se->next = s->episodes;
-		s->episodes = se;
-		s->n_episodes++;
-		restored++;
+		struct cua_report *r = empty_report(t);
+		*r = b->rep;
+		memset(&b->rep, 0, sizeof(b->rep));
+		s->slot[slot].base[task_index(s, t)] = r;
 	}
-	if (restored || lost)
-		fprintf(stderr, "cuarena serve: %d open episode(s) restored from %s%s\n", restored,
-		        s->dir, lost ? " (some could not be: their GPU is not served now)" : "");
 }
 
-/* Creates or continues the results folder. */
+/* One episode's steps, from its evals lines, in turn order, each turn once. */
+static enum cua_status episode_steps(struct server *s, struct cua_prior_task *pt,
+                                     const char *id, struct cua_step *steps, int *n,
+                                     char *err, size_t errlen)
+{
+	char path[CUA_PATH_BUF], why[CUA_ERR_LEN];
+	snprintf(path, sizeof(path), "%s/" CUA_RESULTS_EVALS, s->dir);
+	*n = 0;
+	for (int k = 0; pt && k < pt->n_evals; k++) {
+		if (strcmp(pt->evals[k].episode, id))
+			continue;
+		struct cua_results_at at = {.path = path, .line = pt->evals[k].line};
+		struct cua_step st;
+		if (cua_step_from_json(pt->evals[k].json, &st, why, sizeof(why)) != CUA_OK) {
+			cua_step_clear(&st);
+			for (int i = 0; i < *n; i++)
+				cua_step_clear(&steps[i]);
+			*n = 0;
+			return cua_results_line_err(&at, err, errlen, "%s", why);
+		}
+		bool seen = false;
+		for (int i = 0; i < *n && !seen; i++)
+			seen = steps[i].turn == st.turn;
+		if (seen || *n == CUA_MAX_TURNS) {
+			cua_step_clear(&st);   /* never a turn twice */
+			continue;
+		}
+		steps[(*n)++] = st;
+	}
+	for (int a = 1; a < *n; a++)
+		for (int k = a; k > 0 && steps[k - 1].turn > steps[k].turn; k--) {
+			struct cua_step tmp = steps[k];
+			steps[k] = steps[k - 1];
+			steps[k - 1] = tmp;
+		}
+	return CUA_OK;
+}
+
+/* Opens the episodes a killed or stopped server left open, where they were;
+ * *restored and *lost say how many were and could not be. */
+static enum cua_status restore_episodes(struct server *s, struct cua_prior *p, int *restored,
+                                        int *lost, char *err, size_t errlen)
+{
+	char path[CUA_PATH_BUF];
+	struct cua_step *steps = cua_xcalloc(CUA_MAX_TURNS, sizeof(*steps));
+	enum cua_status st = CUA_OK;
+	snprintf(path, sizeof(path), "%s/" CUA_RESULTS_TRAJ, s->dir);
+	*restored = *lost = 0;
+	for (int i = 0; i < p->n_episodes && st == CUA_OK; i++) {
+		struct cua_prior_episode *e = &p->episodes[i];
+		if (e->ended)
+			continue;
+		struct cua_results_at at = {.path = path, .line = e->line};
+		enum cua_reward_kind reward;
+		if (!cua_reward_parse(e->reward, &reward)) {
+			st = cua_results_line_err(&at, err, errlen, "reward: unknown schedule \"%s\"",
+			                          e->reward);
+			break;
+		}
+		const struct cua_task *t = cua_catalogue_find(&s->cat, e->task, NULL, 0);
+		int slot = slot_of(s, e->gpu);
+		if (!t || strcmp(t->id, e->task) || slot < 0) {
+			(*lost)++;   /* its task is gone, or its GPU is not served now */
+			continue;
+		}
+		int ti = task_index(s, t), n = 0;
+		struct cua_report **b = &s->slot[slot].base[ti];
+		if (!*b && !s->gpu)
+			*b = empty_report(t);
+		if (!*b) {
+			(*lost)++;   /* its baselines are gone (cut short by a kill) */
+			continue;
+		}
+		if ((st = episode_steps(s, cua_prior_task(p, t->id), e->id, steps, &n, err,
+		                        errlen)) != CUA_OK)
+			break;
+		struct sepisode *se = cua_xcalloc(1, sizeof(*se));
+		snprintf(se->id, sizeof(se->id), "%s", e->id);
+		se->slot = slot;
+		se->task_index = ti;
+		struct cua_env_reset r = {.task = t, .turns = e->turns, .reward = reward};
+		struct cua_eval_opts eo;
+		slot_opts(s, slot, &eo);
+		char dir[CUA_PATH_BUF], why[CUA_ERR_LEN];
+		snprintf(dir, sizeof(dir), "%s/%s", s->workdir, se->id);
+		if (cua_env_begin(&se->ep, &r, &eo, *b, dir, &s->slot[slot].gpu, why,
+		                  sizeof(why)) != CUA_OK) {
+			free(se);
+			(*lost)++;
+		} else {
+			cua_episode_restore(&se->ep, steps, n);
+			se->begun = true;
+			se->seq = ++s->seq;
+			se->next = s->episodes;
+			s->episodes = se;
+			s->n_episodes++;
+			(*restored)++;
+		}
+		for (int k = 0; k < n; k++)
+			cua_step_clear(&steps[k]);
+	}
+	free(steps);
+	return st;
+}
+
+/* Creates or continues the results folder: its lock first (one server per
+ * folder), then what it holds, said in the log. */
 static enum cua_status open_results(struct server *s, char *err, size_t errlen)
 {
-	char when[64], path[CUA_PATH_BUF];
+	char when[64], id[64];
 	time_t now = time(NULL);
 	struct tm tmv;
 	gmtime_r(&now, &tmv);
 	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tmv);
-	char id[64];
 	strftime(id, sizeof(id), "%Y%m%d-%H%M%S", &tmv);
 	enum cua_status st = s->o->results
 	                     ? cua_pathf(s->dir, sizeof(s->dir), err, errlen, "%s", s->o->results)
@@ -478,133 +377,133 @@ static enum cua_status open_results(struct server *s, char *err, size_t errlen)
 	                                 s->o->root, id);
 	/* every episode's folder is built from this one, so it is checked once here */
 	if (st == CUA_OK)
-		st = cua_pathf(s->workdir, sizeof(s->workdir), err, errlen, "%s/work", s->dir);
+		st = cua_pathf(s->workdir, sizeof(s->workdir), err, errlen, "%s/" CUA_RESULTS_WORK,
+		               s->dir);
+	struct cua_writer_opened opened;
 	if (st == CUA_OK)
-		st = cua_mkdirs(s->dir, err, errlen);
+		st = cua_writer_open(s->dir, "serve", &s->w, &opened, err, errlen);
 	if (st != CUA_OK)
 		return st;
-	s->listed = calloc((size_t)s->cat.n + 1, sizeof(*s->listed));
-	CUA_ASSERT(s->listed);
-	snprintf(path, sizeof(path), "%s/run.json", s->dir);
-	if (access(path, F_OK) == 0) {
-		if ((st = cua_results_read_run_json(s->dir, &s->run_json, err, errlen)) != CUA_OK)
+	char path[CUA_PATH_BUF];
+	snprintf(path, sizeof(path), "%s/" CUA_RESULTS_RUN_JSON, s->dir);
+	bool again = access(path, F_OK) == 0;
+	if (again) {
+		if ((st = cua_writer_run_continue(s->w, when, err, errlen)) != CUA_OK)
 			return st;
-		const cJSON *a = cJSON_GetObjectItemCaseSensitive(s->run_json, "agent");
-		const char *name = str_of(a, "name");
-		if (!cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(s->run_json, "tasks")) ||
+		const cJSON *run = cua_writer_run(s->w);
+		const char *name = str_of(cJSON_GetObjectItemCaseSensitive(run, "agent"), "name");
+		if (!cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(run, "tasks")) ||
 		    !name || strcmp(name, "serve")) {
 			cua_errf(err, errlen, "%s: not a folder of `cuarena serve` (agent.name \"%s\", "
 			         "tasks): give a new or a serve results folder", path,
 			         name ? name : "");
 			return CUA_E_USAGE;
 		}
-		const cJSON *x;
-		cJSON_ArrayForEach(x, cJSON_GetObjectItemCaseSensitive(s->run_json, "tasks"))
-		{
-			const struct cua_task *t = cJSON_IsString(x)
-			    ? cua_catalogue_find(&s->cat, x->valuestring, NULL, 0) : NULL;
-			if (t)
-				s->listed[task_index(s, t)] = true;
-		}
-		cua_device_from_json(cJSON_GetObjectItemCaseSensitive(s->run_json, "device"),
-		                     &s->device);
-		cJSON *res = cJSON_GetObjectItemCaseSensitive(s->run_json, "resumed");
-		if (!cJSON_IsArray(res))
-			res = cJSON_AddArrayToObject(s->run_json, "resumed");
-		cJSON_AddItemToArray(res, cJSON_CreateString(when));
+		cua_device_from_json(cJSON_GetObjectItemCaseSensitive(run, "device"), &s->device);
 	} else
-		s->run_json = new_run_json(s, when);
-	write_run_json(s);
+		new_run_json(s, when);
+	if ((st = cua_writer_run_save(s->w, err, errlen)) != CUA_OK)
+		return st;
 
-	struct prior p = {0};
-	if ((st = each_line(s, "baselines.jsonl", prior_base, NULL, err, errlen)) != CUA_OK ||
-	    (st = each_line(s, "trajectories.jsonl", prior_traj, &p, err, errlen)) != CUA_OK ||
-	    (st = each_line(s, "evals.jsonl", prior_eval, &p, err, errlen)) != CUA_OK)
-		goto out;
-	drop_cut_baselines(s);
-	restore_episodes(s, &p);
-	static const char *const names[] = {"evals.jsonl", "trajectories.jsonl",
-	                                    "baselines.jsonl"};
-	int *fds[] = {&s->fd_evals, &s->fd_traj, &s->fd_base};
-	for (int i = 0; i < 3; i++) {
-		snprintf(path, sizeof(path), "%s/%s", s->dir, names[i]);
-		*fds[i] = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-		if (*fds[i] < 0) {
-			cua_errf(err, errlen, "%s: %s", path, strerror(errno));
-			st = CUA_E_IO;
-			goto out;
-		}
+	struct cua_prior_want want = {.evals = true, .episode_steps = true};
+	struct cua_prior *p = NULL;
+	int restored = 0, lost = 0;
+	if ((st = cua_prior_load(s->dir, &want, &p, err, errlen)) != CUA_OK)
+		return st;
+	s->recorded = (uint64_t)p->eval_lines;
+	restore_baselines(s, p);
+	st = restore_episodes(s, p, &restored, &lost, err, errlen);
+	if (st == CUA_OK && again) {
+		struct cua_buf said = {0};
+		cua_prior_say(p, opened.cut, &said);
+		fprintf(stderr, "cuarena serve: continuing %s: %s; %d open episode%s restored%s\n",
+		        s->dir, said.s, restored, restored == 1 ? "" : "s",
+		        lost ? " (some could not be: their task or GPU is not served now, or their "
+		               "baselines were cut short)" : "");
+		free(said.s);
 	}
-out:
-	for (int i = 0; i < p.n; i++)
-		for (int k = 0; k < p.e[i].n; k++)
-			cua_step_clear(&p.e[i].steps[k]);
-	free(p.e);
+	cua_prior_free(p);
 	return st;
 }
 
-/* An evals line (and the trajectory's turn line) for one evaluation. */
-static void record_eval(struct server *s, const struct job *j, const struct cua_task *t,
-                        const struct cua_step *st, const char *episode,
-                        const char *observation)
+/* Why a request was answered 503: a trainer retries each (docs/SERVE.md). */
+#define WHY_HARNESS "harness_error"     /* the harness failed, not the kernel */
+#define WHY_UNRECORDED "unrecorded"     /* evaluated, but the results could not be written */
+#define WHY_STOPPING "stopping"
+#define RETRY_S 5                       /* Retry-After of a harness failure or a full disk */
+/* After a record failed, requests are refused for this long before one is
+ * evaluated again: a full disk does not make every request cost a GPU's time. */
+#define UNWRITABLE_HOLD_S 2.0
+
+/* A record that could not be written: counted, said once in the log. */
+static void record_failed(struct server *s, const char *err)
 {
-	const char *gpu = s->slot[j->slot].name;
-	cJSON *ev = cua_step_to_json(st);
-	cJSON_AddStringToObject(ev, "task", t->id);
-	cJSON_AddNumberToObject(ev, "level", t->level);
-	if (gpu[0])
-		cJSON_AddStringToObject(ev, "gpu", gpu);
-	cJSON_AddStringToObject(ev, "request", kind_name[j->kind]);
-	if (episode && episode[0])
-		cJSON_AddStringToObject(ev, "episode", episode);
-	cJSON_AddStringToObject(ev, "reward_kind", cua_reward_name(j->kind == JOB_STEP
-	                        ? j->ep->ep.reward_kind : j->reset.reward));
-
-	cJSON *tl = cJSON_CreateObject();
-	char sha[65];
-	cua_sha256_hex(observation, strlen(observation), sha);
-	cJSON_AddStringToObject(tl, "kind", "turn");
-	cJSON_AddStringToObject(tl, "task", t->id);
-	cJSON_AddNumberToObject(tl, "turn", st->turn);
-	cJSON_AddStringToObject(tl, "prompt_sha256", sha);
-	cJSON_AddStringToObject(tl, "observation", observation);
-	cJSON_AddStringToObject(tl, "reply", "");
-	const char *code = j->kind == JOB_STEP
-	    ? str_of(j->req, "code") : j->code;
-	if (code)
-		cJSON_AddStringToObject(tl, "code", code);
-	else
-		cJSON_AddNullToObject(tl, "code");
-	cJSON_AddStringToObject(tl, "verdict", cua_verdict_name(st->eval.verdict));
-	cJSON_AddNumberToObject(tl, "reward", st->reward);
-	if (episode && episode[0])
-		cJSON_AddStringToObject(tl, "episode", episode);
-
-	pthread_mutex_lock(&s->wlock);
-	note_task(s, task_index(s, t), NULL);
-	put_line(s, s->fd_evals, ev);
-	put_line(s, s->fd_traj, tl);
-	pthread_mutex_unlock(&s->wlock);
+	pthread_mutex_lock(&s->lock);
+	bool first = s->write_failed_at == 0;
+	s->write_failed_at = cua_now();
+	pthread_mutex_unlock(&s->lock);
+	if (first)
+		fprintf(stderr, "cuarena serve: %s (answered 503 until a record is written "
+		        "again)\n", err);
 }
 
-static void record_end(struct server *s, struct sepisode *se, const char *reason)
+static void record_ok(struct server *s)
 {
+	pthread_mutex_lock(&s->lock);
+	if (s->write_failed_at)
+		fprintf(stderr, "cuarena serve: the results folder is written again\n");
+	s->write_failed_at = 0;
+	pthread_mutex_unlock(&s->lock);
+}
+
+/* One evaluation: the trajectory's turn line, then its evals line (the record a
+ * restart reads): CUA_OK once both are on disk. A turn line whose evals line
+ * then failed stays, a turn without its evaluation, which readers pass over. */
+static enum cua_status record_eval(struct server *s, const struct job *j,
+                                   const struct cua_task *t, const struct cua_step *st,
+                                   const char *episode, const char *observation, char *err,
+                                   size_t errlen)
+{
+	const char *gpu = s->slot[j->slot].name;
+	struct cua_turn_line tl = {
+		.task = t->id, .turn = st->turn, .observation = observation, .reply = "",
+		.code = j->kind == JOB_STEP ? str_of(j->req, "code") : j->code,
+		.verdict = st->eval.verdict, .reward = st->reward, .episode = episode,
+	};
+	struct cua_eval_where at = {
+		.task = t->id, .level = t->level, .gpu = gpu, .request = kind_name[j->kind],
+		.episode = episode,
+		.reward_kind = cua_reward_name(j->kind == JOB_STEP ? j->ep->ep.reward_kind
+		                                                   : j->reset.reward),
+	};
+	enum cua_status rc = note_task(s, task_index(s, t), NULL, err, errlen);
+	if (rc == CUA_OK)
+		rc = cua_writer_turn(s->w, &tl, err, errlen);
+	if (rc == CUA_OK)
+		rc = cua_writer_eval(s->w, &at, cua_step_to_json(st), err, errlen);
+	if (rc != CUA_OK)
+		record_failed(s, err);
+	else
+		record_ok(s);
+	return rc;
+}
+
+/* The episode's end line; false (the episode stays open) when it could not be
+ * written. */
+static bool record_end(struct server *s, struct sepisode *se, const char *reason)
+{
+	char err[CUA_ERR_LEN];
 	const struct cua_episode *ep = &se->ep;
-	cJSON *l = cJSON_CreateObject();
-	cJSON_AddStringToObject(l, "kind", "end");
-	cJSON_AddStringToObject(l, "task", ep->task->id);
-	cJSON_AddStringToObject(l, "episode", se->id);
-	cJSON_AddNumberToObject(l, "turns", ep->turn);
-	cJSON_AddStringToObject(l, "reason", reason);
-	cJSON_AddNumberToObject(l, "best_turn", ep->best_turn);
-	cJSON_AddNumberToObject(l, "final_turn", ep->turn);
-	cJSON *rw = cJSON_AddArrayToObject(l, "rewards");
-	for (int i = 0; i < ep->turn; i++)
-		cJSON_AddItemToArray(rw, cJSON_CreateNumber(ep->rewards[i]));
-	pthread_mutex_lock(&s->wlock);
-	put_line(s, s->fd_traj, l);
-	pthread_mutex_unlock(&s->wlock);
+	struct cua_end_line l = {.task = ep->task->id, .episode = se->id, .turns = ep->turn,
+	                         .reason = reason, .best_turn = ep->best_turn,
+	                         .rewards = ep->rewards};
+	if (cua_writer_end(s->w, &l, err, sizeof(err)) != CUA_OK) {
+		record_failed(s, err);
+		return false;
+	}
+	record_ok(s);
 	se->ended = true;
+	return true;
 }
 
 /* ---- the work ---------------------------------------------------------------- */
@@ -616,11 +515,23 @@ static void count_gpu(struct server *s, int slot, double seconds)
 	pthread_mutex_unlock(&s->lock);
 }
 
+/* The first baseline the harness failed to measure (a lost GPU, a dead judge),
+ * or NULL. */
+static const struct cua_eval *failed_baseline(const struct cua_report *r)
+{
+	for (int i = 0; i < r->n_base; i++)
+		if (r->base[i].verdict == CUA_VERDICT_HARNESS_ERROR)
+			return &r->base[i];
+	return NULL;
+}
+
 /* The task's baselines on a GPU: measured on first use (or on remeasure) and
  * recorded; kept for later requests. *how: "measured", "cached" or "none" (no
- * GPU here: nothing is timed, as in `env`). NULL with err on failure. */
+ * GPU here: nothing is timed, as in `env`). NULL on failure, with err and *why
+ * (WHY_*): baselines the harness could not measure or record are not kept. */
 static const struct cua_report *baselines(struct server *s, int slot, int ti, bool remeasure,
-                                          const char **how, char *err, size_t errlen)
+                                          const char **how, const char **why, char *err,
+                                          size_t errlen)
 {
 	struct slot *g = &s->slot[slot];
 	const struct cua_task *t = s->cat.tasks[ti];
@@ -643,26 +554,39 @@ static const struct cua_report *baselines(struct server *s, int slot, int ti, bo
 		/* nvcc on the CPU first: the GPU is not held while baselines compile */
 		cua_prebuild_baselines(t, &po, &built, ignored, sizeof(ignored));
 		enum cua_status st = cua_gpu_lock(&g->gpu, &stopping);
+		*why = WHY_HARNESS;
 		if (st == CUA_OK) {
 			double g0 = cua_now();
 			st = cua_report_run(t, NULL, &eo, fresh, err, errlen);
 			pthread_mutex_unlock(&g->gpu);
 			count_gpu(s, slot, cua_now() - g0);
-		} else
+		} else {
+			*why = WHY_STOPPING;
 			cua_errf(err, errlen, "the server stopped before the baselines of %s were "
 			         "measured", t->id);
+		}
+		const struct cua_eval *bad = st == CUA_OK ? failed_baseline(fresh) : NULL;
+		if (bad) {
+			cua_errf(err, errlen, "the baselines of %s could not be measured (%s: %s)",
+			         t->id, bad->subject, bad->message);
+			st = CUA_E_SYSTEM;
+		}
+		for (int i = 0; st == CUA_OK && i < fresh->n_base; i++)
+			if ((st = cua_writer_baseline(s->w, t, &fresh->base[i], g->name, err,
+			                              errlen)) != CUA_OK)
+				*why = WHY_UNRECORDED;
+		if (st == CUA_OK && (st = note_task(s, ti, &fresh->device, err, errlen)) != CUA_OK)
+			*why = WHY_UNRECORDED;
 		if (st != CUA_OK) {
+			/* a set cut short on disk is measured again on a restart (and here) */
+			if (!strcmp(*why, WHY_UNRECORDED))
+				record_failed(s, err);
 			cua_report_clear(fresh);
 			free(fresh);
 			pthread_mutex_unlock(&g->task_lock[ti]);
 			return NULL;
 		}
-		pthread_mutex_lock(&s->wlock);
-		note_task(s, ti, &fresh->device);
-		for (int i = 0; i < fresh->n_base; i++)
-			put_line(s, s->fd_base, cua_results_baseline_line(t, &fresh->base[i],
-			                                                  g->name[0] ? g->name : NULL));
-		pthread_mutex_unlock(&s->wlock);
+		record_ok(s);
 		*how = "measured";
 		pthread_mutex_lock(&s->lock);
 		s->baselines_measured++;
@@ -671,8 +595,8 @@ static const struct cua_report *baselines(struct server *s, int slot, int ti, bo
 	if (r) {
 		/* open episodes still borrow the old report: kept until the end */
 		pthread_mutex_lock(&s->lock);
-		s->retired = realloc(s->retired, (size_t)(s->n_retired + 1) * sizeof(*s->retired));
-		CUA_ASSERT(s->retired);
+		s->retired = cua_xrealloc(s->retired, (size_t)(s->n_retired + 1) *
+		                                      sizeof(*s->retired));
 		s->retired[s->n_retired++] = r;
 		pthread_mutex_unlock(&s->lock);
 	}
@@ -688,17 +612,50 @@ static void job_error(struct job *j, int http, const char *msg)
 	j->http = http;
 }
 
-/* A failed step or measurement: 503 when it was stopped, 500 otherwise. */
+/* A 503 a trainer retries: nothing of the request is kept. why: WHY_*. */
+static void job_unavailable(struct server *s, struct job *j, const char *why, const char *fmt,
+                            ...) __attribute__((format(printf, 4, 5)));
+static void job_unavailable(struct server *s, struct job *j, const char *why, const char *fmt,
+                            ...)
+{
+	char msg[CUA_ERR_LEN + 256];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	job_error(j, MHD_HTTP_SERVICE_UNAVAILABLE, msg);
+	cJSON_AddBoolToObject(j->reply, "retryable", true);
+	cJSON_AddStringToObject(j->reply, "reason", why);
+	j->retry_after = RETRY_S;
+	pthread_mutex_lock(&s->lock);
+	if (!strcmp(why, WHY_HARNESS))
+		s->harness_errors++;
+	else if (!strcmp(why, WHY_UNRECORDED))
+		s->rejected_unwritable++;
+	pthread_mutex_unlock(&s->lock);
+}
+
+/* A step or measurement that failed (cua_episode_step's error: nothing was
+ * judged): the server stopping, or the harness. */
 static void job_failed(struct server *s, struct job *j, enum cua_status st, const char *err)
 {
-	if (st == CUA_E_INTERRUPTED) {
-		job_error(j, MHD_HTTP_SERVICE_UNAVAILABLE, err);
-		return;
-	}
-	job_error(j, MHD_HTTP_INTERNAL_SERVER_ERROR, err);
-	pthread_mutex_lock(&s->lock);
-	s->harness_errors++;
-	pthread_mutex_unlock(&s->lock);
+	if (st == CUA_E_INTERRUPTED)
+		job_unavailable(s, j, WHY_STOPPING, "%s", err);
+	else
+		job_unavailable(s, j, WHY_HARNESS, "the harness failed, not the kernel: %s "
+		                "(nothing recorded; retry)", err);
+}
+
+/* A turn whose verdict is the harness's (no GPU, a lost GPU, a dead judge) is no
+ * verdict on the kernel: never a reward. */
+static bool harness_failed(struct server *s, struct job *j, const struct cua_step *st)
+{
+	if (st->eval.verdict != CUA_VERDICT_HARNESS_ERROR)
+		return false;
+	job_unavailable(s, j, WHY_HARNESS, "the harness failed, not the kernel: %s%s (nothing "
+	                "recorded, no reward; retry)", st->eval.message,
+	                s->gpu ? "" : " (this server has no GPU)");
+	return true;
 }
 
 static void count_step(struct server *s, int slot, const struct cua_step *st)
@@ -715,11 +672,11 @@ static void count_step(struct server *s, int slot, const struct cua_step *st)
 static void do_evaluate(struct server *s, struct job *j)
 {
 	char err[CUA_ERR_LEN], dir[CUA_PATH_BUF];
-	const char *how;
-	const struct cua_report *base = baselines(s, j->slot, j->task_index, false, &how, err,
-	                                          sizeof(err));
+	const char *how, *why = WHY_HARNESS;
+	const struct cua_report *base = baselines(s, j->slot, j->task_index, false, &how, &why,
+	                                          err, sizeof(err));
 	if (!base)
-		return job_failed(s, j, stopping ? CUA_E_INTERRUPTED : CUA_E_SYSTEM, err);
+		return job_unavailable(s, j, why, "%s (nothing recorded; retry)", err);
 	struct cua_eval_opts eo;
 	slot_opts(s, j->slot, &eo);
 	snprintf(dir, sizeof(dir), "%s/eval-%llu", s->workdir, (unsigned long long)j->seq);
@@ -735,8 +692,14 @@ static void do_evaluate(struct server *s, struct job *j)
 	ep.turn = j->turn - 1;             /* the turns before it are the client's */
 	struct cua_step step;
 	st = cua_episode_step(&ep, j->code, j->note, &step, err, sizeof(err));
-	if (st == CUA_OK) {
-		record_eval(s, j, j->reset.task, &step, j->label, "");
+	if (st != CUA_OK)
+		job_failed(s, j, st, err);
+	else if (harness_failed(s, j, &step))
+		;
+	else if (record_eval(s, j, j->reset.task, &step, j->label, "", err, sizeof(err)) != CUA_OK)
+		job_unavailable(s, j, WHY_UNRECORDED, "evaluated, but the results could not be "
+		                "recorded: %s (not answered: retry)", err);
+	else {
 		count_step(s, j->slot, &step);
 		j->reply = cua_env_step_reply(&ep, &step);
 		/* the earlier turns are not ours to settle: no "rewards" of the episode */
@@ -746,8 +709,7 @@ static void do_evaluate(struct server *s, struct job *j)
 			cJSON_AddStringToObject(j->reply, "episode", j->label);
 		cJSON_AddStringToObject(j->reply, "baselines", how);
 		j->http = MHD_HTTP_OK;
-	} else
-		job_failed(s, j, st, err);
+	}
 	cua_step_clear(&step);
 	cua_episode_clear(&ep);
 	cua_rmtree(dir);
@@ -773,12 +735,12 @@ static void random_id(char *buf, size_t len)
 static void do_reset(struct server *s, struct job *j)
 {
 	char err[CUA_ERR_LEN], dir[CUA_PATH_BUF];
-	const char *how;
+	const char *how, *why = WHY_HARNESS;
 	struct sepisode *se = j->ep;
 	const struct cua_report *base = baselines(s, j->slot, j->task_index, j->reset.remeasure,
-	                                          &how, err, sizeof(err));
+	                                          &how, &why, err, sizeof(err));
 	if (!base)
-		return job_failed(s, j, stopping ? CUA_E_INTERRUPTED : CUA_E_SYSTEM, err);
+		return job_unavailable(s, j, why, "%s (no episode begun; retry)", err);
 	struct cua_eval_opts eo;
 	slot_opts(s, j->slot, &eo);
 	snprintf(dir, sizeof(dir), "%s/%s", s->workdir, se->id);
@@ -786,23 +748,66 @@ static void do_reset(struct server *s, struct job *j)
 	                                   &s->slot[j->slot].gpu, err, sizeof(err));
 	if (st != CUA_OK)
 		return job_failed(s, j, st, err);
+	struct cua_episode_line l = {.task = j->reset.task->id, .episode = se->id,
+	                             .turns = j->reset.turns,
+	                             .reward = cua_reward_name(j->reset.reward),
+	                             .gpu = s->slot[j->slot].name};
+	if ((st = note_task(s, j->task_index, NULL, err, sizeof(err))) == CUA_OK)
+		st = cua_writer_episode(s->w, &l, err, sizeof(err));
+	if (st != CUA_OK) {
+		record_failed(s, err);
+		cua_episode_clear(&se->ep);
+		cua_rmtree(dir);
+		return job_unavailable(s, j, WHY_UNRECORDED, "the episode could not be recorded: "
+		                       "%s (no episode begun; retry)", err);
+	}
+	record_ok(s);
 	se->begun = true;
 	se->slot = j->slot;
-	cJSON *l = cJSON_CreateObject();
-	cJSON_AddStringToObject(l, "kind", "episode");
-	cJSON_AddStringToObject(l, "task", j->reset.task->id);
-	cJSON_AddStringToObject(l, "episode", se->id);
-	cJSON_AddNumberToObject(l, "turns", j->reset.turns);
-	cJSON_AddStringToObject(l, "reward", cua_reward_name(j->reset.reward));
-	if (s->slot[j->slot].name[0])
-		cJSON_AddStringToObject(l, "gpu", s->slot[j->slot].name);
-	pthread_mutex_lock(&s->wlock);
-	note_task(s, j->task_index, NULL);
-	put_line(s, s->fd_traj, l);
-	pthread_mutex_unlock(&s->wlock);
 	j->reply = cua_env_reset_reply(&se->ep, how, s->gpu);
 	cJSON_AddStringToObject(j->reply, "episode", se->id);
 	j->http = MHD_HTTP_CREATED;
+}
+
+/* What a step changes in its episode, to put back when its turn is not kept (a
+ * harness failure, a record that could not be written): the trainer sends the
+ * step again and gets the turn it asked for. */
+struct ep_mark {
+	int turn, best_turn;
+	double best_speedup;
+	bool done;
+	double rewards[CUA_MAX_TURNS];
+	char end_reason[sizeof(((struct cua_episode *)0)->end_reason)];
+	char *obs_text;
+	cJSON *obs_json;
+};
+
+static void mark(const struct cua_episode *ep, struct ep_mark *m)
+{
+	m->turn = ep->turn;
+	m->best_turn = ep->best_turn;
+	m->best_speedup = ep->best_speedup;
+	m->done = ep->done;
+	memcpy(m->rewards, ep->rewards, sizeof(m->rewards));
+	memcpy(m->end_reason, ep->end_reason, sizeof(m->end_reason));
+	m->obs_text = ep->obs_text ? cua_xstrdup(ep->obs_text) : NULL;
+	m->obs_json = ep->obs_json ? cJSON_Duplicate(ep->obs_json, true) : NULL;
+}
+
+static void rewind_to(struct cua_episode *ep, struct ep_mark *m)
+{
+	ep->turn = m->turn;
+	ep->best_turn = m->best_turn;
+	ep->best_speedup = m->best_speedup;
+	ep->done = m->done;
+	memcpy(ep->rewards, m->rewards, sizeof(m->rewards));
+	memcpy(ep->end_reason, m->end_reason, sizeof(m->end_reason));
+	free(ep->obs_text);
+	cJSON_Delete(ep->obs_json);
+	ep->obs_text = m->obs_text;
+	ep->obs_json = m->obs_json;
+	m->obs_text = NULL;
+	m->obs_json = NULL;
 }
 
 /* POST /v1/episodes/ID/step. */
@@ -811,25 +816,36 @@ static void do_step(struct server *s, struct job *j)
 	char err[CUA_ERR_LEN];
 	struct sepisode *se = j->ep;
 	struct cua_step step;
-	char *shown = strdup(se->ep.obs_text ? se->ep.obs_text : "");
-	CUA_ASSERT(shown);
+	struct ep_mark m;
+	char *shown = cua_xstrdup(se->ep.obs_text ? se->ep.obs_text : "");
+	mark(&se->ep, &m);
 	se->ep.own.build.stop = &j->cancel;
 	se->ep.stop = &j->cancel;
 	enum cua_status st = cua_env_step(&se->ep, j->req, &step, err, sizeof(err));
 	se->ep.own.build.stop = NULL;
 	se->ep.stop = NULL;
-	if (st == CUA_OK) {
-		record_eval(s, j, se->ep.task, &step, se->id, shown);
+	if (st != CUA_OK)
+		job_failed(s, j, st, err);   /* the turn was not taken */
+	else if (harness_failed(s, j, &step))
+		rewind_to(&se->ep, &m);
+	else if (record_eval(s, j, se->ep.task, &step, se->id, shown, err,
+	                     sizeof(err)) != CUA_OK) {
+		rewind_to(&se->ep, &m);
+		job_unavailable(s, j, WHY_UNRECORDED, "evaluated, but the results could not be "
+		                "recorded: %s (the turn is not taken: send the step again)", err);
+	} else {
 		count_step(s, j->slot, &step);
-		if (se->ep.done) {
-			record_end(s, se, se->ep.end_reason[0] ? se->ep.end_reason : "turn limit");
+		/* an end line that cannot be written leaves the episode open on disk: a
+		 * DELETE writes it later */
+		if (se->ep.done &&
+		    record_end(s, se, se->ep.end_reason[0] ? se->ep.end_reason : "turn limit"))
 			cua_rmtree(se->ep.workdir);
-		}
 		j->reply = cua_env_step_reply(&se->ep, &step);
 		cJSON_AddStringToObject(j->reply, "episode", se->id);
 		j->http = MHD_HTTP_OK;
-	} else
-		job_failed(s, j, st, err);
+	}
+	free(m.obs_text);
+	cJSON_Delete(m.obs_json);
 	cua_step_clear(&step);
 	free(shown);
 }
@@ -915,10 +931,11 @@ struct req {
 	char *body;
 	size_t len, cap;
 	bool too_large;
+	bool http10;                        /* an HTTP/1.0 request */
 };
 
 static enum MHD_Result send_text(struct MHD_Connection *c, int code, char *txt,
-                                 const char *type, int retry_after)
+                                 const char *type, int retry_after, const char *allow)
 {
 	struct MHD_Response *r = MHD_create_response_from_buffer(strlen(txt), txt,
 	                                                         MHD_RESPMEM_MUST_FREE);
@@ -932,6 +949,8 @@ static enum MHD_Result send_text(struct MHD_Connection *c, int code, char *txt,
 		snprintf(v, sizeof(v), "%d", retry_after);
 		MHD_add_response_header(r, "Retry-After", v);
 	}
+	if (allow)
+		MHD_add_response_header(r, "Allow", allow);
 	if (code == MHD_HTTP_UNAUTHORIZED)
 		MHD_add_response_header(r, "WWW-Authenticate", "Bearer realm=\"cuarena\"");
 	enum MHD_Result ret = MHD_queue_response(c, (unsigned)code, r);
@@ -941,32 +960,27 @@ static enum MHD_Result send_text(struct MHD_Connection *c, int code, char *txt,
 
 /* Sends a JSON object (freed) with a trailing newline. */
 static enum MHD_Result send_json(struct MHD_Connection *c, int code, cJSON *o,
-                                 int retry_after)
+                                 int retry_after, const char *allow)
 {
 	char *txt = cJSON_PrintUnformatted(o);
 	cJSON_Delete(o);
 	CUA_ASSERT(txt);
 	size_t n = strlen(txt);
-	char *line = realloc(txt, n + 2);
-	CUA_ASSERT(line);
+	char *line = cua_xrealloc(txt, n + 2);
 	line[n] = '\n';
 	line[n + 1] = '\0';
-	return send_text(c, code, line, "application/json", retry_after);
+	return send_text(c, code, line, "application/json", retry_after, allow);
 }
 
-/* A 4xx/5xx with {"ok":false,"error":...}, counted. */
-static enum MHD_Result refuse(struct server *s, struct MHD_Connection *c, int code,
-                              uint64_t *counter, const char *fmt, ...)
-	__attribute__((format(printf, 5, 6)));
-
-static enum MHD_Result refuse(struct server *s, struct MHD_Connection *c, int code,
-                              uint64_t *counter, const char *fmt, ...)
+/* A 4xx/5xx with {"ok":false,"error":...}, counted. The message may quote the
+ * request (a path, a method): it is sent as valid UTF-8 whatever came in. A 503
+ * says why (WHY_*) and that it can be retried; allow: a 405's Allow header. */
+static enum MHD_Result vrefuse(struct server *s, struct MHD_Connection *c, int code,
+                               const char *why, const char *allow, uint64_t *counter,
+                               const char *fmt, va_list ap)
 {
 	char msg[1200];
-	va_list ap;
-	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
 	int retry = 0;
 	pthread_mutex_lock(&s->lock);
 	if (counter)
@@ -975,9 +989,61 @@ static enum MHD_Result refuse(struct server *s, struct MHD_Connection *c, int co
 		/* about when a place frees: one job's time, at least a second */
 		double est = s->job_s * (s->depth + 1) / (s->n_builders ? s->n_builders : 1);
 		retry = est < 1 ? 1 : est > 60 ? 60 : (int)ceil(est);
+		if (why && !strcmp(why, WHY_UNRECORDED) && retry < (int)ceil(UNWRITABLE_HOLD_S))
+			retry = (int)ceil(UNWRITABLE_HOLD_S);
 	}
 	pthread_mutex_unlock(&s->lock);
-	return send_json(c, code, cua_env_error(msg), retry);
+	char *clean = cua_utf8_clean(msg, strlen(msg), NULL);
+	cJSON *o = cua_env_error(clean);
+	free(clean);
+	if (why) {
+		cJSON_AddBoolToObject(o, "retryable", true);
+		cJSON_AddStringToObject(o, "reason", why);
+	}
+	return send_json(c, code, o, retry, allow);
+}
+
+static enum MHD_Result refuse(struct server *s, struct MHD_Connection *c, int code,
+                              uint64_t *counter, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+static enum MHD_Result refuse(struct server *s, struct MHD_Connection *c, int code,
+                              uint64_t *counter, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	enum MHD_Result r = vrefuse(s, c, code, NULL, NULL, counter, fmt, ap);
+	va_end(ap);
+	return r;
+}
+
+/* A 503 the client may retry, saying why. */
+static enum MHD_Result unavailable(struct server *s, struct MHD_Connection *c, const char *why,
+                                   uint64_t *counter, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+static enum MHD_Result unavailable(struct server *s, struct MHD_Connection *c, const char *why,
+                                   uint64_t *counter, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	enum MHD_Result r = vrefuse(s, c, MHD_HTTP_SERVICE_UNAVAILABLE, why, NULL, counter, fmt,
+	                            ap);
+	va_end(ap);
+	return r;
+}
+
+/* A 405 with its Allow header. */
+static enum MHD_Result method_not_allowed(struct server *s, struct MHD_Connection *c,
+                                          const char *allow, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static enum MHD_Result method_not_allowed(struct server *s, struct MHD_Connection *c,
+                                          const char *allow, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	enum MHD_Result r = vrefuse(s, c, MHD_HTTP_METHOD_NOT_ALLOWED, NULL, allow,
+	                            &s->rejected_bad, fmt, ap);
+	va_end(ap);
+	return r;
 }
 
 static bool authorized(const struct server *s, struct MHD_Connection *c)
@@ -996,14 +1062,33 @@ static bool authorized(const struct server *s, struct MHD_Connection *c)
 	return diff == 0;
 }
 
-static bool client_gone(struct MHD_Connection *c)
+/* Whether the client of a waiting request has gone. A client that shut its
+ * sending side (POLLRDHUP) may have closed the connection or only half-closed it
+ * and still read the answer; the two look alike until something is sent, so it
+ * is sent an interim "100 Continue" (which HTTP/1.1 clients read past): a client
+ * that closed answers with a reset, seen at the next look (POLLHUP, POLLERR). */
+static bool client_gone(struct MHD_Connection *c, struct job *j)
 {
+	static const char probe[] = "HTTP/1.1 100 Continue\r\n\r\n";
 	const union MHD_ConnectionInfo *ci =
 	    MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
 	if (!ci)
 		return false;
 	struct pollfd p = {.fd = ci->connect_fd, .events = POLLRDHUP};
-	return poll(&p, 1, 0) > 0 && (p.revents & (POLLRDHUP | POLLHUP | POLLERR));
+	if (poll(&p, 1, 0) <= 0)
+		return false;
+	if (p.revents & (POLLHUP | POLLERR))
+		return true;
+	if (!(p.revents & POLLRDHUP))
+		return false;
+	if (j->http10)
+		return true;   /* no interim reply to ask with: a shut side is a client gone */
+	if (j->probed)
+		return false;
+	j->probed = true;
+	/* the connection's thread is ours while the request waits: nothing else writes */
+	ssize_t k = send(ci->connect_fd, probe, sizeof(probe) - 1, MSG_NOSIGNAL | MSG_DONTWAIT);
+	return k < 0 && errno != EAGAIN && errno != EWOULDBLOCK;
 }
 
 /* Queues j and waits for it, watching the client: one that leaves takes its
@@ -1015,8 +1100,17 @@ static enum MHD_Result run_job(struct server *s, struct MHD_Connection *c, struc
 	pthread_mutex_lock(&s->lock);
 	if (stopping) {
 		pthread_mutex_unlock(&s->lock);
-		return refuse(s, c, MHD_HTTP_SERVICE_UNAVAILABLE, &s->rejected_stopping,
-		              "the server is stopping");
+		return unavailable(s, c, WHY_STOPPING, &s->rejected_stopping,
+		                   "the server is stopping");
+	}
+	if (s->write_failed_at && cua_now() - s->write_failed_at < UNWRITABLE_HOLD_S) {
+		/* a record just failed: nothing is evaluated that could not be kept */
+		pthread_mutex_unlock(&s->lock);
+		char why[256];
+		cua_writer_failing(s->w, why, sizeof(why), NULL);
+		return unavailable(s, c, WHY_UNRECORDED, &s->rejected_unwritable, "the results "
+		                   "folder cannot be written (%s): nothing is evaluated until it "
+		                   "can; retry after Retry-After seconds", why);
 	}
 	if (s->depth >= s->o->queue) {
 		pthread_mutex_unlock(&s->lock);
@@ -1045,7 +1139,7 @@ static enum MHD_Result run_job(struct server *s, struct MHD_Connection *c, struc
 			until.tv_nsec -= 1000000000L;
 		}
 		pthread_cond_timedwait(&j->done, &s->lock, &until);
-		if (j->state == JOB_DONE || j->cancel || !client_gone(c))
+		if (j->state == JOB_DONE || j->cancel || !client_gone(c, j))
 			continue;
 		j->cancel = 1;
 		if (j->state == JOB_QUEUED) {
@@ -1072,7 +1166,7 @@ static enum MHD_Result run_job(struct server *s, struct MHD_Connection *c, struc
 		return MHD_NO;             /* nobody to answer: close the connection */
 	cJSON *reply = j->reply;
 	j->reply = NULL;
-	return send_json(c, j->http, reply, 0);
+	return send_json(c, j->http, reply, j->retry_after, NULL);
 }
 
 static const cJSON *field(const cJSON *o, const char *key)
@@ -1298,10 +1392,24 @@ static enum MHD_Result episode_request(struct server *s, struct MHD_Connection *
 	struct sepisode *se = claim_episode(s, c, id, &ret);
 	if (!se)
 		return ret;
-	if (delete && !se->ep.done)
-		cua_episode_end(&se->ep, "closed");
 	if (delete && !se->ended) {
-		record_end(s, se, se->ep.end_reason);
+		struct ep_mark m;
+		mark(&se->ep, &m);
+		if (!se->ep.done)
+			cua_episode_end(&se->ep, "closed");
+		bool kept = record_end(s, se, se->ep.end_reason);
+		if (!kept)
+			rewind_to(&se->ep, &m);   /* still open, on disk and here */
+		free(m.obs_text);
+		cJSON_Delete(m.obs_json);
+		if (!kept) {
+			char why[256];
+			cua_writer_failing(s->w, why, sizeof(why), NULL);
+			release_episode(s, se);
+			return unavailable(s, c, WHY_UNRECORDED, &s->rejected_unwritable, "episode "
+			                   "%s: its end could not be recorded (%s): it stays open; "
+			                   "retry the DELETE", se->id, why);
+		}
 		cua_rmtree(se->ep.workdir);
 	}
 	cJSON *o = episode_json(se);
@@ -1312,7 +1420,7 @@ static enum MHD_Result episode_request(struct server *s, struct MHD_Connection *
 		free_episode(se);
 	} else
 		release_episode(s, se);
-	return send_json(c, MHD_HTTP_OK, o, 0);
+	return send_json(c, MHD_HTTP_OK, o, 0, NULL);
 }
 
 static enum MHD_Result get_tasks(struct server *s, struct MHD_Connection *c)
@@ -1332,7 +1440,7 @@ static enum MHD_Result get_tasks(struct server *s, struct MHD_Connection *c)
 			cJSON_AddItemToArray(b, cJSON_CreateString(t->baselines[k]));
 		cJSON_AddItemToArray(a, x);
 	}
-	return send_json(c, MHD_HTTP_OK, o, 0);
+	return send_json(c, MHD_HTTP_OK, o, 0, NULL);
 }
 
 static enum MHD_Result get_task(struct server *s, struct MHD_Connection *c, const char *name)
@@ -1349,14 +1457,30 @@ static enum MHD_Result get_task(struct server *s, struct MHD_Connection *c, cons
 	cJSON_AddStringToObject(o, "title", t->title);
 	cJSON_AddStringToObject(o, "prompt", prompt ? prompt : "");
 	free(prompt);
-	return send_json(c, MHD_HTTP_OK, o, 0);
+	return send_json(c, MHD_HTTP_OK, o, 0, NULL);
 }
 
+static bool authorized(const struct server *s, struct MHD_Connection *c);
+
+/* GET /healthz, open to all (load balancers): ok, or why not (stopping; the
+ * results folder cannot be written, its file named, never its path); the folder
+ * itself only to a client that shows the token. */
 static enum MHD_Result get_health(struct server *s, struct MHD_Connection *c)
 {
+	char why[256] = "";
+	uint64_t failures = 0;
+	bool unwritable = cua_writer_failing(s->w, why, sizeof(why), &failures);
 	cJSON *o = cJSON_CreateObject();
 	pthread_mutex_lock(&s->lock);
-	cJSON_AddBoolToObject(o, "ok", !stopping);
+	bool ok = !stopping && !unwritable;
+	cJSON_AddBoolToObject(o, "ok", ok);
+	if (stopping)
+		cJSON_AddStringToObject(o, "reason", "the server is stopping");
+	else if (unwritable) {
+		char r[400];
+		snprintf(r, sizeof(r), "the results folder cannot be written: %s", why);
+		cJSON_AddStringToObject(o, "reason", r);
+	}
 	cJSON_AddStringToObject(o, "version", CUA_VERSION);
 	cJSON_AddNumberToObject(o, "gpus", s->n_slots);
 	cJSON_AddBoolToObject(o, "gpu_present", s->gpu);
@@ -1365,9 +1489,12 @@ static enum MHD_Result get_health(struct server *s, struct MHD_Connection *c)
 	cJSON_AddNumberToObject(o, "running", s->running);
 	cJSON_AddNumberToObject(o, "episodes", s->n_episodes);
 	cJSON_AddNumberToObject(o, "evaluations_recorded", (double)s->recorded);
-	cJSON_AddStringToObject(o, "results", s->dir);
+	cJSON_AddBoolToObject(o, "results_writable", !unwritable);
+	cJSON_AddNumberToObject(o, "results_write_failures", (double)failures);
+	if (s->auth && authorized(s, c))
+		cJSON_AddStringToObject(o, "results", s->dir);
 	pthread_mutex_unlock(&s->lock);
-	return send_json(c, stopping ? MHD_HTTP_SERVICE_UNAVAILABLE : MHD_HTTP_OK, o, 0);
+	return send_json(c, ok ? MHD_HTTP_OK : MHD_HTTP_SERVICE_UNAVAILABLE, o, 0, NULL);
 }
 
 static void metric(struct cua_buf *b, const char *name, const char *type, const char *help)
@@ -1398,6 +1525,7 @@ static enum MHD_Result get_metrics(struct server *s, struct MHD_Connection *c)
 		{"unauthorized", s->rejected_auth}, {"too_large", s->rejected_large},
 		{"not_found", s->rejected_missing}, {"conflict", s->rejected_conflict},
 		{"episodes_full", s->rejected_episodes}, {"stopping", s->rejected_stopping},
+		{"unrecorded", s->rejected_unwritable}, {"harness_error", s->harness_errors},
 	};
 	for (size_t i = 0; i < CUA_ARRAY_LEN(rej); i++)
 		cua_buf_printf(&b, "cuarena_requests_rejected_total{reason=\"%s\"} %llu\n",
@@ -1431,8 +1559,18 @@ static enum MHD_Result get_metrics(struct server *s, struct MHD_Connection *c)
 	       "Task baselines measured (once per task and GPU, again on remeasure).");
 	cua_buf_printf(&b, "cuarena_baselines_measured_total %llu\n",
 	               (unsigned long long)s->baselines_measured);
+	uint64_t failures = 0;
+	bool unwritable = cua_writer_failing(s->w, NULL, 0, &failures);
+	metric(&b, "cuarena_results_write_failures_total", "counter",
+	       "Writes to the results folder that failed (each cut back; its request "
+	       "answered 503).");
+	cua_buf_printf(&b, "cuarena_results_write_failures_total %llu\n",
+	               (unsigned long long)failures);
+	metric(&b, "cuarena_results_writable", "gauge",
+	       "1 while the last write to the results folder succeeded.");
+	cua_buf_printf(&b, "cuarena_results_writable %d\n", !unwritable);
 	metric(&b, "cuarena_harness_errors_total", "counter",
-	       "Requests the harness could not work (answered 500).");
+	       "Requests the harness failed (no GPU, a lost GPU, a dead judge): answered 503.");
 	cua_buf_printf(&b, "cuarena_harness_errors_total %llu\n",
 	               (unsigned long long)s->harness_errors);
 	metric(&b, "cuarena_episodes_open", "gauge", "Episodes kept by the server.");
@@ -1443,7 +1581,7 @@ static enum MHD_Result get_metrics(struct server *s, struct MHD_Connection *c)
 	metric(&b, "cuarena_uptime_seconds", "gauge", "Seconds since the server started.");
 	cua_buf_printf(&b, "cuarena_uptime_seconds %.3f\n", cua_now() - s->t0);
 	pthread_mutex_unlock(&s->lock);
-	return send_text(c, MHD_HTTP_OK, b.s, "text/plain; version=0.0.4", 0);
+	return send_text(c, MHD_HTTP_OK, b.s, "text/plain; version=0.0.4", 0, NULL);
 }
 
 static bool is_post_route(const char *url, char *id, size_t idlen)
@@ -1461,6 +1599,23 @@ static bool is_post_route(const char *url, char *id, size_t idlen)
 	return true;
 }
 
+/* The methods a path takes (a 405's Allow header), NULL for a path that is no
+ * endpoint. */
+static const char *allowed(const char *url)
+{
+	const char *ep = "/v1/episodes/", *tk = "/v1/tasks/";
+	char id[64];
+	if (!strcmp(url, "/healthz") || !strcmp(url, "/metrics") || !strcmp(url, "/v1/tasks") ||
+	    (!strncmp(url, tk, strlen(tk)) && url[strlen(tk)]))
+		return "GET, HEAD";
+	if (!strcmp(url, "/v1/evaluate") || !strcmp(url, "/v1/episodes") ||
+	    is_post_route(url, id, sizeof(id)))
+		return "POST";
+	if (!strncmp(url, ep, strlen(ep)) && url[strlen(ep)] && !strchr(url + strlen(ep), '/'))
+		return "GET, HEAD, DELETE";
+	return NULL;
+}
+
 /* Everything but a POST body: routes answered at once. */
 static enum MHD_Result route_now(struct server *s, struct MHD_Connection *c, const char *url,
                                  const char *method)
@@ -1468,27 +1623,22 @@ static enum MHD_Result route_now(struct server *s, struct MHD_Connection *c, con
 	bool get = !strcmp(method, "GET") || !strcmp(method, "HEAD");
 	bool del = !strcmp(method, "DELETE");
 	const char *ep = "/v1/episodes/", *tk = "/v1/tasks/";
+	const char *allow = allowed(url);
+	if (!allow)
+		return refuse(s, c, 404, &s->rejected_missing, "%s: no such endpoint (docs/SERVE.md "
+		              "lists them)", url);
 	if (!strcmp(url, "/healthz") && get)
 		return get_health(s, c);
 	if (!strcmp(url, "/metrics") && get)
 		return get_metrics(s, c);
 	if (!strcmp(url, "/v1/tasks") && get)
 		return get_tasks(s, c);
-	if (!strncmp(url, tk, strlen(tk)) && url[strlen(tk)] && get)
+	if (!strncmp(url, tk, strlen(tk)) && get)
 		return get_task(s, c, url + strlen(tk));
-	if (!strncmp(url, ep, strlen(ep)) && url[strlen(ep)] && !strchr(url + strlen(ep), '/') &&
-	    (get || del))
+	if (!strncmp(url, ep, strlen(ep)) && strcmp(allow, "POST") && (get || del))
 		return episode_request(s, c, url + strlen(ep), del);
-	char id[64];
-	bool known = !strcmp(url, "/healthz") || !strcmp(url, "/metrics") ||
-	             !strncmp(url, "/v1/tasks", 9) || is_post_route(url, id, sizeof(id)) ||
-	             !strncmp(url, ep, strlen(ep));
-	if (known)
-		return refuse(s, c, MHD_HTTP_METHOD_NOT_ALLOWED, &s->rejected_bad,
-		              "%s %s: method not allowed (docs/SERVE.md lists the endpoints)", method,
-		              url);
-	return refuse(s, c, 404, &s->rejected_missing, "%s: no such endpoint (docs/SERVE.md "
-	              "lists them)", url);
+	return method_not_allowed(s, c, allow, "%s %s: method not allowed (%s takes %s; "
+	                          "docs/SERVE.md lists the endpoints)", method, url, url, allow);
 }
 
 static enum MHD_Result post_body(struct server *s, struct MHD_Connection *c, const char *url,
@@ -1498,8 +1648,14 @@ static enum MHD_Result post_body(struct server *s, struct MHD_Connection *c, con
 	if (r->too_large)
 		return refuse(s, c, MHD_HTTP_CONTENT_TOO_LARGE, &s->rejected_large,
 		              "the request body is over %zu bytes (--max-body)", s->o->max_body);
+	/* JSON text is UTF-8; what is not would be stored and echoed as it came */
+	if (!cua_utf8_valid(r->body ? r->body : "", r->len))
+		return refuse(s, c, 400, &s->rejected_bad, "the body is not valid UTF-8 (JSON text "
+		              "is UTF-8, without NUL bytes): send the source as UTF-8, or escape "
+		              "what is not text");
 	struct job j;
 	memset(&j, 0, sizeof(j));
+	j.http10 = r->http10;
 	j.req = cJSON_ParseWithLength(r->body ? r->body : "", r->len);
 	enum MHD_Result ret;
 	if (!j.req) {
@@ -1534,14 +1690,17 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 	struct req *r = *ctx;
 	char id[64];
 	if (!r) {
-		r = calloc(1, sizeof(*r));
-		if (!r)
-			return MHD_NO;
+		r = cua_xcalloc(1, sizeof(*r));
 		*ctx = r;
+		r->http10 = !strcmp(version, MHD_HTTP_VERSION_1_0);
 		bool public_health = !strcmp(url, "/healthz");
 		if (!public_health && !authorized(s, c))
 			return refuse(s, c, MHD_HTTP_UNAUTHORIZED, &s->rejected_auth,
 			              "a bearer token is required (Authorization: Bearer ...)");
+		/* the path as libmicrohttpd decoded it (%XX): refused, never echoed, when
+		 * it is not text */
+		if (!cua_utf8_valid(url, strlen(url)))
+			return refuse(s, c, 400, &s->rejected_bad, "the path is not valid UTF-8");
 		if (strcmp(method, "POST") || !is_post_route(url, id, sizeof(id)))
 			return route_now(s, c, url, method);
 		const char *len = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Length");
@@ -1561,10 +1720,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 		if (!r->too_large) {
 			if (r->len + *size + 1 > r->cap) {
 				r->cap = (r->len + *size + 1) * 2;
-				char *nb = realloc(r->body, r->cap);
-				if (!nb)
-					return MHD_NO;
-				r->body = nb;
+				r->body = cua_xrealloc(r->body, r->cap);
 			}
 			memcpy(r->body + r->len, data, *size);
 			r->len += *size;
@@ -1715,15 +1871,9 @@ static void free_server(struct server *s)
 		free(s->retired[i]);
 	}
 	free(s->retired);
-	int *fds[] = {&s->fd_evals, &s->fd_traj, &s->fd_base};
-	for (int i = 0; i < 3; i++)
-		if (*fds[i] > 0)
-			close(*fds[i]);
-	cJSON_Delete(s->run_json);
-	free(s->listed);
+	cua_writer_close(s->w);   /* the folder's lock goes with it */
 	cua_catalogue_clear(&s->cat);
 	pthread_mutex_destroy(&s->lock);
-	pthread_mutex_destroy(&s->wlock);
 	pthread_cond_destroy(&s->work);
 }
 
@@ -1764,6 +1914,10 @@ static enum cua_status setup(struct server *s, const struct cua_serve_opts *o, c
 		cua_errf(err, errlen, "--max-episodes %d: must be at least 1", o->max_episodes);
 		return CUA_E_USAGE;
 	}
+	if (o->max_per_client < 1 || o->client_timeout_s < 1 || o->max_connections < 0) {
+		cua_errf(err, errlen, "--max-per-client and --client-timeout-s must be at least 1");
+		return CUA_E_USAGE;
+	}
 	enum cua_status st = cua_catalogue_load(o->root, &s->cat, err, errlen);
 	if (st != CUA_OK && st != CUA_E_PARSE)
 		return st;
@@ -1785,6 +1939,26 @@ static enum cua_status setup(struct server *s, const struct cua_serve_opts *o, c
 	return open_results(s, err, errlen);
 }
 
+/* Connections at once: asked (0: 4096), and below what this process may open,
+ * leaving room for the judges, builds and results files; the soft descriptor
+ * limit is raised to the hard one first. */
+static unsigned connection_cap(int asked)
+{
+	struct rlimit rl;
+	long cap = asked > 0 ? asked : 4096;
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0) {
+		if (rl.rlim_cur < rl.rlim_max) {
+			rl.rlim_cur = rl.rlim_max;
+			setrlimit(RLIMIT_NOFILE, &rl);
+			getrlimit(RLIMIT_NOFILE, &rl);
+		}
+		long room = rl.rlim_cur == RLIM_INFINITY ? cap : (long)rl.rlim_cur - FD_RESERVE;
+		if (cap > room)
+			cap = room;
+	}
+	return cap < 16 ? 16 : (unsigned)cap;
+}
+
 enum cua_status cua_serve(const struct cua_serve_opts *o, char *err, size_t errlen)
 {
 	struct server s;
@@ -1798,7 +1972,6 @@ enum cua_status cua_serve(const struct cua_serve_opts *o, char *err, size_t errl
 	stopping = 0;
 	s.t0 = cua_now();
 	pthread_mutex_init(&s.lock, NULL);
-	pthread_mutex_init(&s.wlock, NULL);
 	pthread_cond_init(&s.work, NULL);
 	if (cua_serve_parse_listen(o->listen, host, sizeof(host), &port, err, errlen) != 0)
 		st = CUA_E_USAGE;
@@ -1839,11 +2012,18 @@ enum cua_status cua_serve(const struct cua_serve_opts *o, char *err, size_t errl
 	                 MHD_USE_POLL | MHD_USE_ERROR_LOG;
 	if (ss.ss_family == AF_INET6)
 		flags |= MHD_USE_IPv6;
+	/* A peer may hold only so many connections (one flooding with half-sent
+	 * requests cannot lock others out); one that sends nothing for
+	 * --client-timeout-s is closed (a request waiting for its evaluation is not
+	 * idle: libmicrohttpd does not time a connection while our handler runs);
+	 * and all of them stay below the descriptors this process may open. */
+	unsigned max_conn = connection_cap(o->max_connections);
 	struct MHD_Daemon *d = started ? MHD_start_daemon(flags, (uint16_t)port, NULL, NULL,
 	    handle, &s, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
 	    MHD_OPTION_NOTIFY_COMPLETED, completed, NULL,
-	    MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)120,
-	    MHD_OPTION_CONNECTION_LIMIT, (unsigned)4096,
+	    MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)o->client_timeout_s,
+	    MHD_OPTION_CONNECTION_LIMIT, max_conn,
+	    MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)o->max_per_client,
 	    MHD_OPTION_END) : NULL;
 	if (!d) {
 		cua_errf(err, errlen, "cannot listen on %s: %s", o->listen,
@@ -1863,11 +2043,12 @@ enum cua_status cua_serve(const struct cua_serve_opts *o, char *err, size_t errl
 		}
 	}
 	fprintf(stderr, "cuarena serve: listening on http://%s%s%s:%d (%d GPU worker%s%s, %d "
-	        "builders, queue %d, %s), results in %s\n",
+	        "builders, queue %d, %s; %u connections, %d per client, idle %d s), results "
+	        "in %s\n",
 	        ss.ss_family == AF_INET6 ? "[" : "", host, ss.ss_family == AF_INET6 ? "]" : "",
 	        bound, s.n_slots, s.n_slots == 1 ? "" : "s", s.gpu ? "" : " (no GPU here)",
 	        s.n_builders, o->queue, s.auth ? "bearer token required" : "no token",
-	        s.dir);
+	        max_conn, o->max_per_client, o->client_timeout_s, s.dir);
 	while (!stopping) {
 		struct timespec ts = {0, 100 * 1000 * 1000};
 		nanosleep(&ts, NULL);
@@ -1879,11 +2060,11 @@ enum cua_status cua_serve(const struct cua_serve_opts *o, char *err, size_t errl
 		pthread_join(th[i], NULL);
 	started = 0;
 	MHD_stop_daemon(d);
-	pthread_mutex_lock(&s.wlock);
-	write_run_json(&s);
-	pthread_mutex_unlock(&s.wlock);
-	if (s.write_failed) {
-		cua_errf(err, errlen, "appending to %s failed (see above)", s.dir);
+	if (cua_writer_run_save(s.w, err, errlen) != CUA_OK)
+		st = CUA_E_IO;
+	else if (cua_writer_failing(s.w, NULL, 0, NULL)) {
+		cua_errf(err, errlen, "the last write to %s failed (see above; what was answered "
+		         "200 is recorded)", s.dir);
 		st = CUA_E_IO;
 	}
 out:

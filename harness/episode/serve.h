@@ -3,8 +3,10 @@
  * Requests wait in one bounded queue; builder threads compile in parallel on
  * the CPU; each GPU evaluates one kernel at a time, with the same episode code
  * as `run` and `env`. Every evaluation is appended (fsynced) to a results
- * folder in the usual format; a server started again on that folder keeps its
- * measured baselines and open episodes. */
+ * folder in the usual format, through its one writer (results/writer.h), and
+ * answered only once it is there; a harness failure is a 503, never a reward. A
+ * server started again on that folder keeps its measured baselines and open
+ * episodes. */
 #ifndef CUA_SERVE_H
 #define CUA_SERVE_H
 
@@ -27,6 +29,11 @@ struct cua_serve_opts {
 	                             * One that has a run.json is continued */
 	size_t max_body;            /* largest request body (default 1 MiB) */
 	int max_episodes;           /* episodes kept open at once (default 1024) */
+	int max_connections;        /* connections at once (0: 4096), held below the
+	                             * descriptor limit */
+	int max_per_client;         /* connections from one address (default 256) */
+	int client_timeout_s;       /* a connection that sends nothing this long while
+	                             * its request is read is closed (default 30) */
 	struct cua_eval_opts eval;
 };
 

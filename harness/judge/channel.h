@@ -1,14 +1,13 @@
-/* channel.h — the runner's report channel, authenticated.
+/* channel.h — the judge's report channel to the parent, authenticated.
  *
- * The runner writes its events (JSON, one per line) on a pipe the parent reads.
- * The candidate runs in the same process and can reach that pipe through libc
- * alone (a copy of stdout's FILE with another descriptor number is enough), so
- * every line carries an HMAC-SHA256 of its sequence number and text under a key
- * the parent draws for this one child and hands over in the environment; the
- * runner reads the key and wipes it before any candidate code is loaded. A line
- * that does not verify was not written by the runner: the parent judges the
- * kernel a sandbox violation, whatever else the channel says. Reading the key
- * back out of the runner's memory is in-process tampering (docs/SECURITY.md).
+ * The judge writes its events (JSON, one per line) on a pipe the parent reads.
+ * No kernel code runs in the judge (it runs in a process of its own, which never
+ * holds this pipe), but every line still carries an HMAC-SHA256 of its sequence
+ * number and text under a key the parent draws for this one job and hands over
+ * in the environment or the job (the judge reads the key and wipes it at once):
+ * a line that does not verify was not written by the judge, and the parent
+ * judges the evaluation a sandbox violation, whatever else the channel says
+ * (docs/SECURITY.md). Defence in depth since the judge left the kernel's process.
  *
  * A line: 64 hex digits of MAC, one space, the JSON text, '\n'. */
 #ifndef CUA_CHANNEL_H

@@ -148,7 +148,7 @@ void cua_child_env(const struct cua_eval_opts *o, struct cua_child_env *ce)
 	ce->env[ne] = NULL;
 }
 
-/* Runs `cuarena __runner` on one task in the sandbox and reads its report into
+/* Runs `cuarena __judge` on one task in the sandbox and reads its report into
  * e (and dev, degen when given). so may be NULL for the oracle-only modes named
  * in extra (NULL-terminated extra arguments). A child that dies before its
  * result line is judged from how it ended and the last phase it announced. */

@@ -13,7 +13,7 @@
 
 struct cua_eval_opts {
 	const char *root;           /* repo root */
-	const char *self_exe;       /* this binary, for the __runner child */
+	const char *self_exe;       /* this binary, for the __judge child */
 	struct cua_build_opts build;
 	double run_timeout_s;       /* whole child run (check + timing); default 180 */
 	bool time;                  /* time after checking (default true) */
@@ -54,7 +54,7 @@ enum cua_status cua_eval_source(const struct cua_task *t, const char *src_path,
                                 const struct cua_eval_opts *o, struct cua_eval *e,
                                 struct cua_device *dev, char *err, size_t errlen);
 
-/* Non-degeneracy of a task, proved from its oracle (runner --degeneracy). */
+/* Non-degeneracy of a task, proved from its oracle (__judge --degeneracy). */
 #define CUA_MAX_DEGEN 96
 struct cua_degeneracy {
 	int n;

@@ -36,7 +36,7 @@
  *      calibrated fixed cost. The candidate's own times are a claim, cross-checked.
  *   3. a re-check at the timed shape with a fresh seed.
  *
- * Longer than the ~900 lines of STYLE on purpose: it is one child program, read
+ * Longer than docs/CODE-STYLE.md's ~900 lines on purpose: it is one child program, read
  * top to bottom in sections (channel, kernels, buffers, cases, timing, jobs,
  * selftest), as llm.c's train_gpt2.cu is; splitting it would scatter the judge's
  * state (its one job, its persistent buffers) across files that each need all of it.

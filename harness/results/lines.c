@@ -1,6 +1,6 @@
-/* lines.c — the lines of a run folder's files, both ways (results.h): the one walk
- * that every reader of them goes through (one schema check, one torn-tail rule),
- * run.json's check, the one append rule, the torn-tail cut and the baselines line. */
+/* lines.c — the lines of a run folder's files (results.h): the one walk that every
+ * reader of them goes through (one schema check, one rule for torn lines),
+ * run.json's check, the torn-tail cut and a task's flops and bytes. */
 #include "results/results.h"
 #include "catalogue/task.h"
 
@@ -53,6 +53,12 @@ static enum cua_status check_schema(const struct cua_results_at *at, const cJSON
 	return CUA_OK;
 }
 
+const char *const cua_results_file_names[CUA_RESULTS_N_FILES] = {
+	[CUA_RESULTS_F_EVALS] = CUA_RESULTS_EVALS,
+	[CUA_RESULTS_F_TRAJ] = CUA_RESULTS_TRAJ,
+	[CUA_RESULTS_F_BASELINES] = CUA_RESULTS_BASELINES,
+};
+
 /* Length of a line without its trailing newline and blanks. */
 static size_t trimmed(const char *buf, size_t n)
 {
@@ -62,14 +68,71 @@ static size_t trimmed(const char *buf, size_t n)
 	return n;
 }
 
+static void add_tear(struct cua_results_tears *t, int line, long bytes, bool tail, bool glued)
+{
+	if (!t)
+		return;
+	if (t->n < CUA_RESULTS_TEARS)
+		t->at[t->n] = (struct cua_results_tear){line, bytes, tail, glued};
+	t->n++;
+	t->bytes += bytes;
+}
+
+const char *cua_results_tear_text(const char *path, const struct cua_results_tear *t,
+                                  char *buf, size_t len)
+{
+	if (t->tail)
+		snprintf(buf, len, "%s: line %d: torn last line skipped (%ld bytes: its writer was "
+		         "stopped while writing it)", path, t->line, t->bytes);
+	else
+		snprintf(buf, len, "%s: line %d: %ld bytes torn by a failed write (an older cuarena "
+		         "did not cut them back) skipped%s", path, t->line, t->bytes,
+		         t->glued ? "; the whole line glued after them is read" : "");
+	return buf;
+}
+
+/* buf[0..n) as one JSON value and nothing after it (cJSON alone would take a
+ * value and leave what follows unread: two records on one line are no record). */
+static cJSON *parse_whole(const char *buf, size_t n)
+{
+	const char *end = NULL;
+	cJSON *o = cJSON_ParseWithLengthOpts(buf, n, &end, false);
+	if (o && end != buf + n) {
+		cJSON_Delete(o);
+		o = NULL;
+	}
+	return o;
+}
+
+/* The whole record an older writer glued after a failed append's torn bytes:
+ * the earliest '{' from which the rest of the line parses as one object (a
+ * torn prefix cannot itself close before the record does). Its offset in
+ * buf[0..n), or 0 when there is none; *o is the record. */
+static size_t glued_record(const char *buf, size_t n, cJSON **o)
+{
+	*o = NULL;
+	for (size_t k = 1; k < n; k++) {
+		if (buf[k] != '{')
+			continue;
+		cJSON *x = parse_whole(buf + k, n - k);
+		if (cJSON_IsObject(x)) {
+			*o = x;
+			return k;
+		}
+		cJSON_Delete(x);
+	}
+	return 0;
+}
+
 enum cua_status cua_results_each_line(const char *path, enum cua_results_tail tail,
-                                      cua_results_line_fn fn, void *ctx, int *torn,
-                                      char *err, size_t errlen)
+                                      cua_results_line_fn fn, void *ctx,
+                                      struct cua_results_tears *tears, char *err,
+                                      size_t errlen)
 {
 	struct cua_results_at at = {.path = path};
 	long cut = 0;
-	if (torn)
-		*torn = 0;
+	if (tears)
+		memset(tears, 0, sizeof(*tears));
 	if (tail == CUA_RESULTS_CUT_TORN && (cut = cua_results_drop_torn_tail(path)) < 0) {
 		cua_errf(err, errlen, "%s: cannot cut its torn last line: %s", path,
 		         strerror((int)-cut));
@@ -86,8 +149,6 @@ enum cua_status cua_results_each_line(const char *path, enum cua_results_tail ta
 	char *buf = NULL;
 	size_t cap = 0;
 	ssize_t n;
-	int bad_line = 0;
-	bool followed = false;   /* a non-blank line came after the bad one */
 	for (;;) {
 		long off = ftell(f);
 		if ((n = getline(&buf, &cap, f)) < 0)
@@ -96,20 +157,22 @@ enum cua_status cua_results_each_line(const char *path, enum cua_results_tail ta
 		size_t k = trimmed(buf, (size_t)n);
 		if (k == 0)
 			continue;
-		if (bad_line) {
-			followed = true;
-			break;
-		}
-		cJSON *o = cJSON_ParseWithLength(buf, k);
+		size_t skip = 0;
+		cJSON *o = parse_whole(buf, k);
 		if (!o) {
-			bad_line = at.line;
-			if (tail == CUA_RESULTS_CUT_TORN)
-				break;   /* it ended in a newline: not torn by a kill */
-			continue;
+			/* only the last line can lack its newline */
+			if (buf[n - 1] != '\n') {
+				add_tear(tears, at.line, (long)n, true, false);
+				continue;
+			}
+			skip = glued_record(buf, k, &o);
+			add_tear(tears, at.line, (long)(o ? skip : k), false, o != NULL);
+			if (!o)
+				continue;
 		}
-		at.offset = off;
-		at.text = buf;
-		at.len = k;
+		at.offset = off + (long)skip;
+		at.text = buf + skip;
+		at.len = k - skip;
 		st = check_schema(&at, o, err, errlen);
 		if (st == CUA_OK)
 			st = fn(ctx, o, &at, err, errlen);
@@ -122,13 +185,8 @@ enum cua_status cua_results_each_line(const char *path, enum cua_results_tail ta
 		st = CUA_E_IO;
 		goto out;
 	}
-	if (bad_line && (followed || tail == CUA_RESULTS_CUT_TORN)) {
-		at.line = bad_line;
-		st = cua_results_line_err(&at, err, errlen, "not valid JSON");
-		goto out;
-	}
-	if (torn)
-		*torn = cut > 0 ? at.line + 1 : bad_line;
+	if (cut > 0)
+		add_tear(tears, at.line + 1, cut, true, false);
 out:
 	free(buf);
 	fclose(f);
@@ -142,7 +200,7 @@ enum cua_status cua_results_read_run_json(const char *dir, cJSON **out, char *er
 	char *text = NULL;
 	struct cua_results_at at = {.path = path};
 	*out = NULL;
-	snprintf(path, sizeof(path), "%s/run.json", dir);
+	snprintf(path, sizeof(path), "%s/" CUA_RESULTS_RUN_JSON, dir);
 	enum cua_status st = cua_read_file(path, 64u << 20, &text, NULL, why, sizeof(why));
 	if (st != CUA_OK) {
 		cua_errf(err, errlen, "%s", why);
@@ -173,31 +231,7 @@ fail:
 	return st;
 }
 
-/* ---- writing ------------------------------------------------------------------ */
-
-int cua_results_append(int fd, cJSON *obj)
-{
-	cJSON_AddNumberToObject(obj, "schema", CUA_RESULTS_SCHEMA);
-	char *txt = cJSON_PrintUnformatted(obj);
-	cJSON_Delete(obj);
-	CUA_ASSERT(txt);
-	size_t n = strlen(txt);
-	txt[n] = '\n';   /* in place of the NUL: n + 1 bytes go out */
-	int e = 0;
-	for (size_t off = 0; off < n + 1;) {
-		ssize_t k = write(fd, txt + off, n + 1 - off);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0) {
-			e = k < 0 ? errno : EIO;
-			break;
-		}
-		off += (size_t)k;
-	}
-	fsync(fd);
-	free(txt);
-	return e;
-}
+/* ---- the torn tail -------------------------------------------------------------- */
 
 long cua_results_drop_torn_tail(const char *path)
 {
@@ -228,22 +262,4 @@ void cua_results_task_work(const struct cua_task *t, double *flops, double *byte
 	             ? (double)v : NAN;
 	*bytes = t->bytes && cua_task_eval(t, s, t->bytes, &v, NULL, 0) == CUA_OK && v >= 0
 	             ? (double)v : NAN;
-}
-
-cJSON *cua_results_baseline_line(const struct cua_task *t, const struct cua_eval *e,
-                                 const char *gpu)
-{
-	double flops, bytes;
-	cua_results_task_work(t, &flops, &bytes);
-	cJSON *l = cJSON_CreateObject();
-	cJSON_AddStringToObject(l, "task", t->id);
-	cJSON_AddNumberToObject(l, "level", t->level);
-	if (!isnan(flops))
-		cJSON_AddNumberToObject(l, "flops", flops);
-	if (!isnan(bytes))
-		cJSON_AddNumberToObject(l, "bytes", bytes);
-	cJSON_AddItemToObject(l, "eval", cua_eval_to_json(e));
-	if (gpu)
-		cJSON_AddStringToObject(l, "gpu", gpu);
-	return l;
 }

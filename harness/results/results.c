@@ -321,20 +321,23 @@ static enum cua_status walk_line(void *ctx, const cJSON *o, const struct cua_res
 	return st;
 }
 
-/* The scorers' walk: each line through fn, a torn last line skipped with a
- * warning. */
+/* The scorers' walk: each line through fn, every torn line left out with a
+ * warning naming it and its bytes. */
 static enum cua_status read_jsonl(struct ctx *c, const char *name,
                                   enum cua_status (*fn)(struct ctx *, const cJSON *))
 {
-	char path[CUA_PATH_BUF];
-	int torn = 0;
+	char path[CUA_PATH_BUF], say[CUA_ERR_LEN];
+	struct cua_results_tears torn;
 	snprintf(path, sizeof(path), "%s/%s", c->run->dir, name);
 	struct walk w = {.c = c, .fn = fn};
 	enum cua_status st = cua_results_each_line(path, CUA_RESULTS_SKIP_TORN, walk_line, &w,
 	                                           &torn, c->err, c->errlen);
-	if (st == CUA_OK && torn)
-		add_warning(c->run, "%s: line %d: torn last line skipped (the run was stopped "
-		                    "while writing it)", path, torn);
+	for (int i = 0; st == CUA_OK && i < torn.n && i < CUA_RESULTS_TEARS; i++)
+		add_warning(c->run, "%s", cua_results_tear_text(path, &torn.at[i], say,
+		                                                sizeof(say)));
+	if (st == CUA_OK && torn.n > CUA_RESULTS_TEARS)
+		add_warning(c->run, "%s: %d more torn lines skipped (%ld bytes in all)", path,
+		            torn.n - CUA_RESULTS_TEARS, torn.bytes);
 	return st;
 }
 
@@ -349,7 +352,7 @@ static enum cua_status read_run_json(struct ctx *c)
 	enum cua_status st = cua_results_read_run_json(run->dir, &o, c->err, c->errlen);
 	if (st != CUA_OK)
 		return st;
-	snprintf(path, sizeof(path), "%s/run.json", run->dir);
+	snprintf(path, sizeof(path), "%s/" CUA_RESULTS_RUN_JSON, run->dir);
 	c->at = &at;
 	const cJSON *agent = cJSON_GetObjectItemCaseSensitive(o, "agent");
 	copy_str(run->agent, sizeof(run->agent), agent, "name");
@@ -421,11 +424,11 @@ enum cua_status cua_results_load(const char *dir, struct cua_results **out, char
 	CUA_ASSERT(c.scratch);
 	if ((st = read_run_json(&c)) != CUA_OK)
 		goto out;
-	if ((st = read_jsonl(&c, "baselines.jsonl", baseline_line)) != CUA_OK)
+	if ((st = read_jsonl(&c, CUA_RESULTS_BASELINES, baseline_line)) != CUA_OK)
 		goto out;
-	if ((st = read_jsonl(&c, "evals.jsonl", eval_line)) != CUA_OK)
+	if ((st = read_jsonl(&c, CUA_RESULTS_EVALS, eval_line)) != CUA_OK)
 		goto out;
-	if ((st = read_jsonl(&c, "trajectories.jsonl", trajectory_line)) != CUA_OK)
+	if ((st = read_jsonl(&c, CUA_RESULTS_TRAJ, trajectory_line)) != CUA_OK)
 		goto out;
 	if (run->n_tasks > 1)
 		qsort(run->tasks, (size_t)run->n_tasks, sizeof(*run->tasks), cmp_task);
@@ -562,7 +565,7 @@ char *cua_results_code(const struct cua_results *run, const struct cua_results_t
 			ref = &t->turns[i];
 	if (!ref)
 		return NULL;
-	snprintf(path, sizeof(path), "%s/trajectories.jsonl", run->dir);
+	snprintf(path, sizeof(path), "%s/" CUA_RESULTS_TRAJ, run->dir);
 	FILE *f = fopen(path, "rb");
 	if (!f)
 		return NULL;

@@ -1,9 +1,10 @@
-/* results.h — the one reader and writer of a run folder, results/<run>/
- * (docs/RESULTS-FORMAT.md). lines.c: its lines both ways, walked with one schema
- * check and one torn-tail rule (by the scorers, `run --resume`, `serve` and
- * `merge` alike) and appended. results.c: the folder loaded into structs that
- * tables, boards, plots and compare score, and the text escaping those outputs
- * share. Everything read here is untrusted: errors name the file and the line. */
+/* results.h — the one reader of a run folder, results/<run>/ (docs/RESULTS-FORMAT.md):
+ * its files' names; lines.c: its lines, walked with one schema check and one rule
+ * for torn lines (by the scorers, `run --resume`, `serve` and `merge` alike);
+ * results.c: the folder loaded into structs that tables, boards, plots and compare
+ * score, and the text escaping those outputs share. Its one writer is writer.h;
+ * what it holds, for the writers that go on with it, prior.h. Everything read
+ * here is untrusted: errors name the file and the line. */
 #ifndef CUA_RESULTS_H
 #define CUA_RESULTS_H
 
@@ -17,6 +18,23 @@ struct cua_task;
 /* The results schema this cuarena reads and writes (2 since the judge's clock,
  * timing.judge_ms, is the time; it reads 1 as well). */
 #define CUA_RESULTS_SCHEMA 2
+
+/* The files of a run folder: their names here and nowhere else. */
+#define CUA_RESULTS_RUN_JSON   "run.json"
+#define CUA_RESULTS_EVALS      "evals.jsonl"
+#define CUA_RESULTS_TRAJ       "trajectories.jsonl"
+#define CUA_RESULTS_BASELINES  "baselines.jsonl"
+#define CUA_RESULTS_LOCK       "writer.lock"   /* the writer's (writer.h): who holds it */
+#define CUA_RESULTS_WORK       "work"          /* each task's kernels, as sources */
+
+/* The .jsonl files, in the order a folder is read and written. */
+enum cua_results_file {
+	CUA_RESULTS_F_EVALS = 0,
+	CUA_RESULTS_F_TRAJ = 1,
+	CUA_RESULTS_F_BASELINES = 2,
+	CUA_RESULTS_N_FILES = 3,
+};
+extern const char *const cua_results_file_names[CUA_RESULTS_N_FILES];
 
 /* The pseudo-baseline "library": the fastest of a task's library baselines
  * (names "<library>/<routine>", e.g. cublas/sgemm), nvcc when it has none. */
@@ -93,10 +111,10 @@ struct cua_results {
 };
 
 /* Loads dir/run.json (required), evals.jsonl, baselines.jsonl and
- * trajectories.jsonl (each optional: missing means empty). A line that is not
- * JSON, lacks a required field or carries a newer schema fails the load with
- * "DIR/FILE: line N: what"; only an unparsable *last* line (torn by a killed
- * run) is skipped, with a warning in run->warnings. On failure *out is NULL. */
+ * trajectories.jsonl (each optional: missing means empty). A line that lacks a
+ * required field or carries a newer schema fails the load with "DIR/FILE: line
+ * N: what"; a line that does not parse is torn (cua_results_each_line): left
+ * out, named with its bytes in run->warnings. On failure *out is NULL. */
 enum cua_status cua_results_load(const char *dir, struct cua_results **out, char *err,
                              size_t errlen);
 void cua_results_free(struct cua_results *run);   /* NULL is a no-op */
@@ -144,7 +162,7 @@ void cua_results_free_many(struct cua_results **runs, int n);
 /* "agent version" (or "agent" without a version) into buf. */
 const char *cua_results_label(const struct cua_results *run, char *buf, size_t len);
 
-/* ---- the line reader: one schema check, one torn-tail rule -------------------- */
+/* ---- the line reader: one schema check, one rule for torn lines ---------------- */
 
 /* Where a line is: for messages ("PATH: line N: what") and to read it again. */
 struct cua_results_at {
@@ -162,25 +180,46 @@ typedef enum cua_status (*cua_results_line_fn)(void *ctx, const struct cJSON *li
                                                const struct cua_results_at *at,
                                                char *err, size_t errlen);
 
-/* What a walk does with a torn last line (a writer killed while appending it). */
+/* A line a walk left out. Two kinds: the last line without its newline, torn by
+ * a writer killed while appending it (a reader skips it; a writer about to
+ * append cuts it from the file), and a line in the middle that does not parse,
+ * which only a writer older than writer.h leaves: a failed append it did not cut
+ * back, with the next line glued to it. Of that one the torn bytes are skipped
+ * and a whole record glued after them is read. */
+struct cua_results_tear {
+	int line;                 /* 1-based */
+	long bytes;               /* left out (or cut from the file) */
+	bool tail;                /* the last line, without its newline */
+	bool glued;               /* a whole record after the torn bytes was read */
+};
+
+#define CUA_RESULTS_TEARS 8
+struct cua_results_tears {
+	int n;                    /* how many (the first CUA_RESULTS_TEARS are in at[]) */
+	long bytes;               /* summed */
+	struct cua_results_tear at[CUA_RESULTS_TEARS];
+};
+
+/* One sentence for a tear: "PATH: line N: B bytes ..." into buf. */
+const char *cua_results_tear_text(const char *path, const struct cua_results_tear *t,
+                                  char *buf, size_t len);
+
+/* What a walk does with a torn last line. */
 enum cua_results_tail {
-	CUA_RESULTS_SKIP_TORN = 0, /* a reader: a last line that does not parse is
-	                            * skipped and named in *torn */
-	CUA_RESULTS_CUT_TORN = 1,  /* a writer about to append (run --resume, serve):
-	                            * what follows the last newline is cut from the
-	                            * file first and named in *torn; every line left
-	                            * ended in a newline, so each must parse */
+	CUA_RESULTS_SKIP_TORN = 0, /* a reader: the torn last line is skipped */
+	CUA_RESULTS_CUT_TORN = 1,  /* a writer about to append: what follows the last
+	                            * newline is cut from the file first */
 };
 
 /* Walks the .jsonl file at path line by line (never whole; blank lines are
- * skipped; a missing file is empty). Only the last line can be torn: a line
- * that does not parse, with a non-blank line after it, fails the walk with
- * "PATH: line N: not valid JSON", and so does a line that is not an object, has
- * no "schema" or a newer one. *torn (may be NULL) is the 1-based line that was
- * skipped or cut, 0 when none. */
+ * skipped; a missing file is empty). Lines that do not parse are left out as
+ * the tears above say, each named in *tears (may be NULL; zeroed first); a line
+ * that parses but is not an object, has no "schema" or a newer one fails the
+ * walk with "PATH: line N: what", and so does whatever fn refuses. */
 enum cua_status cua_results_each_line(const char *path, enum cua_results_tail tail,
-                                      cua_results_line_fn fn, void *ctx, int *torn,
-                                      char *err, size_t errlen);
+                                      cua_results_line_fn fn, void *ctx,
+                                      struct cua_results_tears *tears, char *err,
+                                      size_t errlen);
 
 /* "PATH: line N: " and the message into err; returns CUA_E_PARSE. */
 enum cua_status cua_results_line_err(const struct cua_results_at *at, char *err,
@@ -207,13 +246,7 @@ enum cua_escape {
 /* Writes s to f escaped for the context. */
 void cua_fput_esc(FILE *f, const char *s, enum cua_escape how);
 
-/* ---- writing ------------------------------------------------------------------ */
-
-/* The one rule for appending to a results file (run, serve): obj (consumed)
- * gets its "schema" (CUA_RESULTS_SCHEMA), is written as one line, and fsynced,
- * so a killed writer loses at most that line. Returns 0, or the errno of a
- * failed write. The caller serialises writers of one file. */
-int cua_results_append(int fd, struct cJSON *obj);
+/* ---- the torn tail -------------------------------------------------------------- */
 
 /* Cuts a results file after its last newline: a line torn by a kill must not
  * swallow the next one appended. Returns how many bytes were cut (0 also for a
@@ -223,12 +256,5 @@ long cua_results_drop_torn_tail(const char *path);
 /* A task's flops and bytes at its timed shape, as a run records them (each NaN
  * when its expression does not evaluate). */
 void cua_results_task_work(const struct cua_task *t, double *flops, double *bytes);
-
-/* A baselines.jsonl line (run and serve write them): the task's id, level, and
- * flops and bytes at its timed shape (cua_results_task_work; each left out when
- * NaN), so that plots read them from the run and never from today's catalogue;
- * then the evaluation, and "gpu" when gpu is not NULL. */
-struct cJSON *cua_results_baseline_line(const struct cua_task *t, const struct cua_eval *e,
-                                        const char *gpu);
 
 #endif /* CUA_RESULTS_H */
