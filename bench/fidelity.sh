@@ -48,7 +48,12 @@ while [ $# -gt 0 ]; do
 done
 [ ${#pats[@]} -ge 1 ] || usage
 [ -x "$BIN" ] || { echo "fidelity: no $BIN: make bundle first" >&2; exit 2; }
-rm -rf "$OUT" && mkdir -p "$OUT"
+# OUT is ours to clear only if a run of this script made it (or it is empty).
+if [ -d "$OUT" ] && [ -n "$(ls -A "$OUT")" ] && [ ! -e "$OUT/.fidelity" ]; then
+	echo "fidelity: $OUT holds files of something else; give another --out" >&2
+	exit 2
+fi
+rm -rf "$OUT" && mkdir -p "$OUT" && touch "$OUT/.fidelity"
 
 roots=("new:$ROOT")
 if [ -n "$OLD" ]; then
