@@ -126,6 +126,20 @@ bool cua_have_gpu(void);
 bool cua_utf8_valid(const char *s, size_t len);
 char *cua_utf8_clean(const char *s, size_t len, size_t *out_len);
 
+/* Text from outside, for a terminal: a heap copy, cleaned as cua_utf8_clean
+ * does, in which every control character but newline and tab is written as an
+ * escape: C0 and DEL as "\x1b", the C1 controls (U+0080-U+009F, which some
+ * terminals obey as ESC sequences too) and the bidirectional overrides and
+ * isolates (U+202A-U+202E, U+2066-U+2069: they reorder what is shown) as
+ * "\u009b". Printed, it cannot move the cursor, clear the screen, retitle the
+ * window or disguise a line. cua_fput_term writes the same to f. */
+char *cua_term_text(const char *s);
+void cua_fput_term(FILE *f, const char *s);
+
+/* Adds s to the JSON object o as member k, cleaned as cua_utf8_clean does when
+ * it is not valid UTF-8: the one way text from outside enters a JSON record. */
+void cua_json_add_text(struct cJSON *o, const char *k, const char *s);
+
 /* The largest shared object a build may write and the judge will stage: one
  * number for both, so an object over it is the build's compile_error naming
  * this limit (never the judge's harness_error), and nothing over it is cached. */

@@ -434,3 +434,64 @@ char *cua_utf8_clean(const char *s, size_t len, size_t *out_len)
 		*out_len = (size_t)(o - out);
 	return out;
 }
+
+char *cua_term_text(const char *s)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t n = 0;
+	char *clean = cua_utf8_clean(s ? s : "", s ? strlen(s) : 0, &n);
+	/* worst case: each byte of a control becomes the four of "\x1b" */
+	char *out = cua_xmalloc(4 * n + 1), *o = out;
+	const unsigned char *p = (const unsigned char *)clean;
+	for (size_t i = 0; i < n;) {
+		unsigned c = p[i];
+		if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f) {
+			*o++ = '\\';
+			*o++ = 'x';
+			*o++ = hex[c >> 4];
+			*o++ = hex[c & 15];
+			i++;
+			continue;
+		}
+		unsigned cp = 0;
+		size_t k = 0;
+		if (c == 0xc2 && i + 1 < n && p[i + 1] >= 0x80 && p[i + 1] <= 0x9f) {
+			cp = p[i + 1];   /* U+0080..U+009F */
+			k = 2;
+		} else if (c == 0xe2 && i + 2 < n &&
+		           ((p[i + 1] == 0x80 && p[i + 2] >= 0xaa && p[i + 2] <= 0xae) ||
+		            (p[i + 1] == 0x81 && p[i + 2] >= 0xa6 && p[i + 2] <= 0xa9))) {
+			cp = 0x2000u | ((p[i + 1] & 0x3fu) << 6) | (p[i + 2] & 0x3fu);
+			k = 3;
+		}
+		if (k) {
+			o += sprintf(o, "\\u%04x", cp);
+			i += k;
+		} else {
+			*o++ = (char)c;
+			i++;
+		}
+	}
+	*o = '\0';
+	free(clean);
+	return out;
+}
+
+void cua_fput_term(FILE *f, const char *s)
+{
+	char *t = cua_term_text(s);
+	fputs(t, f);
+	free(t);
+}
+
+void cua_json_add_text(cJSON *o, const char *k, const char *s)
+{
+	size_t n = strlen(s);
+	if (cua_utf8_valid(s, n)) {
+		cJSON_AddStringToObject(o, k, s);
+		return;
+	}
+	char *clean = cua_utf8_clean(s, n, NULL);
+	cJSON_AddStringToObject(o, k, clean);
+	free(clean);
+}

@@ -340,6 +340,47 @@ if [ -n "$NVCC_RELEASE" ]; then
 	cua eval sgemm-tf32 "$ROOT/tests/cheats/tf32-wmma-in-strict.cu" --compile-only
 	expect_rc 0 "the same TF32 kernel passes where the task allows TF32"
 
+	# ---- the build's jail and a kernel's text on a terminal (issue 25) ----
+	# The attack: a kernel's text (here the compiler quoting its #error) cleared the
+	# screen of `cuarena eval` and drew a fake table. Escapes are shown, not obeyed.
+	printf '#error "\033[2J\033[H candidate ok 41.7x \007"\n' >"$WORK/escapes.cu"
+	cua eval relu "$WORK/escapes.cu" --compile-only
+	expect_rc 1 "a kernel that does not compile exits 1"
+	expect_in "$OUT" '\x1b[2J\x1b[H candidate ok 41.7x \x07' "eval shows a kernel's terminal escapes as text"
+	if grep -q "$(printf '\033')" "$OUT" "$ERR"; then fail "eval printed a raw ESC byte"; else pass "eval printed no raw ESC byte"; fi
+	cua eval relu "$WORK/escapes.cu" --compile-only --json
+	json_check "'\x1b[2J' in j['compile']['log']" "--json keeps the escape as data (a JSON string escape)"
+	cua doctor --json
+	BUILD_JAIL=$(python3 -c 'import json, sys; b = json.load(open(sys.argv[1]))["build_jail"]; print("ok" if b["ok"] else b["problem"])' "$OUT" 2>/dev/null)
+	if [ "$BUILD_JAIL" = ok ]; then
+		printf '#include "/etc/passwd"\n' >"$WORK/passwd.cu"
+		cua eval relu "$WORK/passwd.cu" --compile-only --json
+		json_check "j['verdict'] == 'compile_error' and 'No such file' in j['compile']['log'] and 'root:' not in j['compile']['log']" \
+			"#include \"/etc/passwd\" is the compiler's own 'no such file'"
+		cua doctor
+		if [ "$(id -u)" = 0 ]; then
+			expect_in "$OUT" "build     uid 65534, own mount/net/IPC/UTS namespaces" "doctor says nvcc runs as nobody in its own namespaces"
+		else
+			expect_in "$OUT" "build     a user namespace" "doctor says nvcc runs in a user namespace"
+		fi
+	else
+		skip "the build's jail (the kernel refuses it here: $BUILD_JAIL)"
+	fi
+	# CUARENA_BUILD_JAIL=off stands for a kernel that refuses the namespaces
+	export CUARENA_BUILD_JAIL=off
+	cua doctor
+	expect_rc 3 "doctor without the build's jail is an environment error"
+	expect_in "$OUT" "build     NOT JAILED: CUARENA_BUILD_JAIL=off" "doctor says nvcc would run unjailed"
+	cua serve --listen 127.0.0.1 --port-file "$WORK/port"
+	expect_rc 3 "serve without the build's jail refuses to start"
+	expect_in "$ERR" "nvcc cannot be jailed here" "serve says why it refuses"
+	[ ! -e "$WORK/port" ]
+	check $? "serve without the build's jail never listened"
+	cua eval relu "$RELU_DIR/reference.cu" --compile-only
+	expect_rc 0 "eval without the build's jail goes on"
+	expect_in "$ERR" "warning: nvcc runs unjailed" "eval without the build's jail warns"
+	unset CUARENA_BUILD_JAIL
+
 	# Every kernel of the GPU suite and the exploit suite, built and checked here:
 	# those the suites expect to be rejected before they run get that verdict, every
 	# other one (ok, or failing only when run) passes. Two at a time, with a cache

@@ -558,3 +558,279 @@ Test(compile, a_baselines_key_covers_the_headers_of_every_baselines_folder)
 	cua_build_clear(&c);
 	cua_build_clear(&d);
 }
+
+/* ---- the jail and the bounds (issue 25) ------------------------------------------ */
+
+/* The jail's tests need what CI and the GPU machine have (root, or user
+ * namespaces); elsewhere they say why they skip. */
+static void need_jail(void)
+{
+	need_nvcc();
+	char why[CUA_ERR_LEN];
+	if (!cua_build_jail_available(why, sizeof(why)))
+		cr_skip_test("the kernel refuses the build's jail here: %s", why);
+}
+
+/* A failed build whose log says the file was not found, and never shows the
+ * secret (the log is what an agent, an HTTP client and evals.jsonl get). */
+static void expect_not_found(const char *what, const char *secret)
+{
+	cr_expect(!build.ok, "%s: built", what);
+	cr_expect(build.jailed, "%s: not jailed", what);
+	cr_assert_not_null(build.log, "%s: no log", what);
+	cr_expect(strstr(build.log, "No such file") || strstr(build.log, "not found") ||
+	          strstr(build.log, "can't open") || strstr(build.log, "cannot open"),
+	          "%s: the compiler did not say 'no such file':\n%s", what, build.log);
+	if (secret)
+		cr_expect_null(strstr(build.log, secret), "%s: the log shows the secret:\n%s", what,
+		               build.log);
+}
+
+/* A file of the harness's user that nothing else may read, holding a secret. */
+static const char *secret_file(const char *name, const char *secret)
+{
+	const char *p = write_src(name, secret, strlen(secret));
+	cr_assert_eq(chmod(p, 0600), 0);
+	return p;
+}
+
+Test(compile, an_include_of_etc_passwd_is_no_such_file)
+{
+	need_jail();
+	static const char src[] = "#include \"/etc/passwd\"\n";
+	const char *p = write_src("passwd.cu", src, strlen(src));
+	cr_assert_eq(cua_build_so(p, &opts, &build, err, sizeof(err)), CUA_OK, "%s", err);
+	expect_not_found("#include \"/etc/passwd\"", "root:");
+}
+
+Test(compile, an_include_of_a_token_file_of_the_harness_is_no_such_file)
+{
+	need_jail();
+	const char *token = secret_file("token", "Bearer-7f3a9c1e-secret\n");
+	char src[4600];
+	snprintf(src, sizeof(src), "#include \"%s\"\n", token);
+	const char *p = write_src("token.cu", src, strlen(src));
+	cr_assert_eq(cua_build_so(p, &opts, &build, err, sizeof(err)), CUA_OK, "%s", err);
+	expect_not_found("#include of the token file", "7f3a9c1e");
+	/* and the repository itself is seen only where the build puts it */
+	cua_build_clear(&build);
+	snprintf(src, sizeof(src), "#include \"%s/include/cuarena.h\"\n", root());
+	p = write_src("repo.cu", src, strlen(src));
+	cr_assert_eq(cua_build_so(p, &opts, &build, err, sizeof(err)), CUA_OK, "%s", err);
+	expect_not_found("#include of the checkout's path", NULL);
+}
+
+/* .incbin copies a file into the object at assembly time: the kernel could then
+ * print it into its verdict's message. */
+Test(compile, an_incbin_of_a_private_file_of_the_harness_is_no_such_file)
+{
+	need_jail();
+	const char *secret = secret_file("key.bin", "incbin-secret-55d1\n");
+	char src[4800];
+	snprintf(src, sizeof(src),
+	         "#include \"cuarena.h\"\n"
+	         "asm(\".section .rodata\\n.global leaked\\nleaked:\\n.incbin \\\"%s\\\"\\n"
+	         ".byte 0\\n.text\\n\");\n"
+	         "extern \"C\" const char leaked[];\n%s",
+	         secret, strstr(valid_src, "__global__"));
+	const char *p = write_src("incbin.cu", src, strlen(src));
+	cr_assert_eq(cua_build_so(p, &opts, &build, err, sizeof(err)), CUA_OK, "%s", err);
+	expect_not_found(".incbin of a 0600 file", "55d1");
+	cr_expect(!is_file(build.so_path), "an object holding the file was built");
+}
+
+/* The same .incbin unjailed does copy the file: the test above fails without
+ * the jail (and this one shows what it would have leaked). */
+Test(compile, unjailed_the_same_incbin_takes_the_file_into_the_object)
+{
+	need_nvcc();
+	const char *secret = secret_file("key.bin", "incbin-secret-55d1\n");
+	char src[4800];
+	snprintf(src, sizeof(src),
+	         "#include \"cuarena.h\"\n"
+	         "asm(\".section .rodata\\n.global leaked\\nleaked:\\n.incbin \\\"%s\\\"\\n"
+	         ".byte 0\\n.text\\n\");\n%s",
+	         secret, strstr(valid_src, "__global__"));
+	const char *p = write_src("incbin.cu", src, strlen(src));
+	opts.jail = CUA_BUILD_JAIL_OFF;
+	build_ok(p, &build);
+	cr_expect_not(build.jailed);
+	char *so = NULL;
+	size_t len = 0;
+	cr_assert_eq(cua_read_file(build.so_path, 64 << 20, &so, &len, err, sizeof(err)), CUA_OK);
+	cr_expect_not_null(memmem(so, len, "incbin-secret-55d1", 18),
+	                   "the unjailed build did not take the file in");
+	free(so);
+}
+
+Test(compile, an_include_of_dev_zero_is_no_such_file_and_fast)
+{
+	need_jail();
+	static const char src[] = "#include \"/dev/zero\"\n";
+	const char *p = write_src("zero.cu", src, strlen(src));
+	double t0 = cua_now();
+	cr_assert_eq(cua_build_so(p, &opts, &build, err, sizeof(err)), CUA_OK, "%s", err);
+	cr_expect_lt(cua_now() - t0, 20, "took %.1f s", cua_now() - t0);
+	expect_not_found("#include \"/dev/zero\"", NULL);
+}
+
+/* Unjailed (where the kernel refuses namespaces), /dev/zero is there: cc1plus
+ * reads it until the memory bound stops it (3 GiB in 1.5 s before the bound). */
+Test(compile, unjailed_an_include_of_dev_zero_meets_the_memory_bound)
+{
+	need_nvcc();
+	static const char src[] = "#include \"/dev/zero\"\n";
+	const char *p = write_src("zero.cu", src, strlen(src));
+	opts.jail = CUA_BUILD_JAIL_OFF;
+	opts.mem_bytes = 512L << 20;
+	double t0 = cua_now();
+	cr_assert_eq(cua_build_so(p, &opts, &build, err, sizeof(err)), CUA_OK, "%s", err);
+	cr_expect_lt(cua_now() - t0, 20, "took %.1f s", cua_now() - t0);
+	cr_expect(!build.ok);
+	cr_expect_not_null(strstr(build.bound, "out of memory") ? build.bound : NULL,
+	                   "bound '%s', log:\n%s", build.bound, build.log ? build.log : "");
+	cr_expect_not_null(strstr(build.bound, "512 MiB"), "the bound is named: '%s'", build.bound);
+}
+
+/* Exponentially many distinct instantiations (the attack took 3.1 GiB and 45 s
+ * and was judged ok): a low bound here, so that it fails in seconds. */
+static const char template_bomb[] =
+	"#include \"cuarena.h\"\n"
+	"template <int N, class T> struct X {\n"
+	"\ttypedef X<N - 1, X<N, T> > a;\n"
+	"\ttypedef X<N - 1, X<N + 1, T> > b;\n"
+	"\tstatic const long v = a::v + b::v;\n"
+	"};\n"
+	"template <class T> struct X<0, T> { static const long v = 1; };\n"
+	"long bomb = X<24, int>::v;\n"
+	"extern \"C\" int cua_solve(const struct cua_tensor *in, int n_in,\n"
+	"    struct cua_tensor *out, int n_out, cudaStream_t s) { return (int)bomb; }\n";
+
+Test(compile, a_template_bomb_meets_the_memory_bound_and_is_not_cached)
+{
+	need_nvcc();
+	const char *p = write_src("bomb.cu", template_bomb, strlen(template_bomb));
+	opts.mem_bytes = 512L << 20;
+	double t0 = cua_now();
+	cr_assert_eq(cua_build_so(p, &opts, &build, err, sizeof(err)), CUA_OK, "%s", err);
+	cr_expect_lt(cua_now() - t0, 30, "took %.1f s", cua_now() - t0);
+	cr_expect(!build.ok);
+	cr_expect(!build.timed_out);
+	cr_expect_str_eq(build.bound, "the build ran out of memory: each compiler process may use "
+	                 "512 MiB of address space", "log:\n%s", build.log ? build.log : "");
+	cr_expect_leq(entries(cache), 0, "a bound met is not a failure to remember: it depends "
+	              "on the options");
+}
+
+Test(compile, a_build_past_its_cpu_time_is_a_timeout_naming_the_bound)
+{
+	need_nvcc();
+	const char *p = write_src("bomb.cu", template_bomb, strlen(template_bomb));
+	opts.mem_bytes = 0;
+	opts.cpu_s = 1;
+	cr_assert_eq(cua_build_so(p, &opts, &build, err, sizeof(err)), CUA_OK, "%s", err);
+	cr_expect(!build.ok);
+	cr_expect(build.timed_out, "bound '%s', log:\n%s", build.bound, build.log ? build.log : "");
+	cr_expect_str_eq(build.bound, "the build used up its CPU time: 1 s for each compiler process");
+}
+
+Test(compile, a_build_over_its_process_bound_is_a_compile_error_naming_it)
+{
+	need_jail();   /* RLIMIT_NPROC binds no root process: unjailed, root's build is free */
+	const char *p = write_src("k.cu", valid_src, strlen(valid_src));
+	/* nvcc alone: it cannot start its first step (with 2, gcc could not start
+	 * cc1plus, and retries for 15 s first). As root the count is uid 65534's,
+	 * which other builds and kernels share: 1 fails the same way whatever runs. */
+	opts.nproc = 1;
+	cr_assert_eq(cua_build_so(p, &opts, &build, err, sizeof(err)), CUA_OK, "%s", err);
+	cr_expect(!build.ok);
+	cr_expect_str_eq(build.bound, "the build could not start a process: it may have 1 at once",
+	                 "log:\n%s", build.log ? build.log : "");
+	cr_expect_leq(entries(cache), 0, "a failure of the bound's is not remembered as the source's");
+}
+
+/* An initialised 1 MiB table: the object (and the files on the way) are over a
+ * 64 KiB limit. The limit is CUA_OBJECT_MAX, the judge's, by default. */
+Test(compile, an_object_over_the_object_size_limit_is_a_compile_error_and_not_cached)
+{
+	need_nvcc();
+	static const char big[] =
+		"#include \"cuarena.h\"\n"
+		"#define R(x) x, x, x, x, x, x, x, x\n"
+		"__device__ const float table[1 << 18] = { R(R(R(1.0f))) };\n"
+		"__global__ void k(float *y) { y[threadIdx.x] = table[threadIdx.x * 1000]; }\n"
+		"extern \"C\" int cua_solve(const struct cua_tensor *in, int n_in,\n"
+		"    struct cua_tensor *out, int n_out, cudaStream_t s)\n"
+		"{ k<<<1, 32, 0, s>>>((float *)out[0].data); return 0; }\n";
+	struct cua_build_opts d;
+	cua_build_opts_init(&d, root(), cache);
+	cr_expect_eq(d.object_max, CUA_OBJECT_MAX, "the build's limit is the judge's");
+	const char *p = write_src("big.cu", big, strlen(big));
+	opts.object_max = 64 << 10;
+	cr_assert_eq(cua_build_so(p, &opts, &build, err, sizeof(err)), CUA_OK, "%s", err);
+	cr_expect(!build.ok);
+	cr_expect_not_null(strstr(build.bound, "object-size limit of 64 KiB"), "bound '%s', log:\n%s",
+	                   build.bound, build.log ? build.log : "");
+	cr_expect(!is_file(build.so_path));
+	cr_expect_leq(entries(cache), 0, "nothing over the limit is cached");
+	/* with room it builds, so the bound was the limit, not the source */
+	cua_build_clear(&build);
+	opts.object_max = 0;
+	build_ok(p, &build);
+}
+
+Test(compile, a_jailed_object_is_the_harnesss_and_names_no_path_of_the_checkout)
+{
+	need_jail();
+	const char *p = write_src("k.cu", valid_src, strlen(valid_src));
+	build_ok(p, &build);
+	cr_expect(build.jailed);
+	struct stat st;
+	cr_assert_eq(stat(build.so_path, &st), 0);
+	cr_expect_eq(st.st_uid, geteuid(), "the cached object is not the harness's own");
+	char *so = NULL;
+	size_t len = 0;
+	cr_assert_eq(cua_read_file(build.so_path, 64 << 20, &so, &len, err, sizeof(err)), CUA_OK);
+	cr_expect_null(memmem(so, len, tmp, strlen(tmp)), "the object names %s", tmp);
+	cr_expect_null(memmem(so, len, root(), strlen(root())), "the object names %s", root());
+	free(so);
+}
+
+/* A build that must be jailed is an error where it cannot be; one that may go
+ * on unjailed does (CUARENA_BUILD_JAIL=off stands for a kernel refusing it). */
+Test(compile, without_a_jail_a_required_one_is_an_error_and_auto_goes_on)
+{
+	need_nvcc();
+	cr_assert_eq(setenv("CUARENA_BUILD_JAIL", "off", 1), 0);
+	char why[CUA_ERR_LEN];
+	cr_assert_not(cua_build_jail_available(why, sizeof(why)));
+	cr_expect_str_eq(why, "CUARENA_BUILD_JAIL=off");
+	const char *p = write_src("k.cu", valid_src, strlen(valid_src));
+	opts.jail = CUA_BUILD_JAIL_REQUIRE;
+	cr_expect_eq(cua_build_so(p, &opts, &build, err, sizeof(err)), CUA_E_SYSTEM);
+	cr_expect_not_null(strstr(err, "cannot be jailed"), "%s", err);
+	cr_expect_not(build.ok);
+	opts.jail = CUA_BUILD_JAIL_AUTO;
+	build_ok(p, &build);
+	cr_expect_not(build.jailed);
+	unsetenv("CUARENA_BUILD_JAIL");
+}
+
+/* Regression (found under ASan, whose shadow memory is terabytes): the memory
+ * bound was set in the build's child before the jail was made, and a harness
+ * whose address space was already over it (a sanitizer, a server's many thread
+ * stacks) had that child die of SIGSEGV growing its stack: every build failed,
+ * with no log. The bound is now set just before execve. */
+#include <sys/mman.h>
+
+Test(compile, a_harness_larger_than_the_memory_bound_still_builds)
+{
+	need_nvcc();
+	/* 8 GiB of address space reserved (nothing committed): over the 2 GiB bound */
+	void *big = mmap(NULL, 8UL << 30, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+	                 -1, 0);
+	cr_assert_neq(big, MAP_FAILED);
+	const char *p = write_src("k.cu", valid_src, strlen(valid_src));
+	build_ok(p, &build);
+	munmap(big, 8UL << 30);
+}

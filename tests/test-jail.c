@@ -316,10 +316,12 @@ static int confined_child(const char *object, int *rc_confine)
 			int t = open("/tmp/x", O_WRONLY | O_CREAT, 0600);
 			bits |= t >= 0 ? C_TMP : 0;
 			bits |= access("/dev/null", W_OK) == 0 ? C_DEVNULL : 0;
-			/* the road of held-out wave 2: dlopen found in libc, libcublas from the
-			 * toolkit's folder */
-			bits |= dlopen("/usr/local/cuda/lib64/libcublas.so.13", RTLD_NOW) == NULL &&
-			                dlopen("libcublas.so.13", RTLD_NOW) == NULL
+			/* the road of held-out wave 2: dlopen found in libc, a library from the
+			 * toolkit's folder (one this test program does not link: dlopen would
+			 * hand back a copy already loaded) */
+			bits |= open("/usr/local/cuda/lib64/libcublas.so.13", O_RDONLY) < 0 &&
+			                dlopen("/usr/local/cuda/lib64/libcurand.so.10", RTLD_NOW) == NULL &&
+			                dlopen("libcurand.so.10", RTLD_NOW) == NULL
 			            ? C_NO_CUBLAS : 0;
 			char buf[16] = "";
 			int o = open("/proc/self/oom_score_adj", O_RDONLY);
@@ -348,7 +350,8 @@ Test(jail, a_confined_process_sees_its_object_the_device_nodes_and_a_tmp_alone)
 	close(fd);
 	chmod(obj, 0444);   /* as the judge stages it */
 	/* the library is reachable before: the test would mean nothing otherwise */
-	bool cublas_here = access("/usr/local/cuda/lib64/libcublas.so.13", R_OK) == 0;
+	bool cublas_here = access("/usr/local/cuda/lib64/libcublas.so.13", R_OK) == 0 &&
+	                   access("/usr/local/cuda/lib64/libcurand.so.10", R_OK) == 0;
 	int rc = -2, bits = confined_child(obj, &rc);
 	unlink(obj);
 	if (rc == -1)
@@ -361,7 +364,7 @@ Test(jail, a_confined_process_sees_its_object_the_device_nodes_and_a_tmp_alone)
 	cr_expect(bits & C_TMP, "a private /tmp is writable");
 	cr_expect(bits & C_DEVNULL, "/dev/null is there");
 	if (cublas_here)
-		cr_expect(bits & C_NO_CUBLAS, "libcublas cannot be opened any more");
+		cr_expect(bits & C_NO_CUBLAS, "the toolkit's libraries cannot be opened any more");
 	cr_expect(bits & C_OOM, "the OOM killer takes it first");
 }
 

@@ -271,3 +271,32 @@ Test(precheck, building_a_candidate_lists_its_sass_before_the_gpu_is_taken)
 	snprintf(cached, sizeof(cached), "%.*s.sass", (int)(n - 3), build.so_path);
 	cr_expect_eq(access(cached, R_OK), 0, "no scan at %s", cached);
 }
+
+/* A bound the build meets is the verdict's message, named (issue 25): the
+ * agent learns that its kernel met a limit, and which. */
+Test(precheck, a_bound_the_build_meets_is_the_verdicts_message)
+{
+	if (!cua_find_nvcc())
+		cr_skip_test("no nvcc: the precheck tests build real kernels");
+	static const char bomb[] =
+		"#include \"cuarena.h\"\n"
+		"template <int N, class T> struct X {\n"
+		"\ttypedef X<N - 1, X<N, T> > a;\n"
+		"\ttypedef X<N - 1, X<N + 1, T> > b;\n"
+		"\tstatic const long v = a::v + b::v;\n"
+		"};\n"
+		"template <class T> struct X<0, T> { static const long v = 1; };\n"
+		"long bomb = X<24, int>::v;\n"
+		"extern \"C\" int cua_solve(const struct cua_tensor *in, int n_in,\n"
+		"    struct cua_tensor *out, int n_out, cudaStream_t s) { return (int)bomb; }\n";
+	opts.build.mem_bytes = 512L << 20;
+	precheck_text("relu", bomb, CUA_SUBJECT_CANDIDATE);
+	cr_expect_eq(ev.verdict, CUA_VERDICT_COMPILE_ERROR, "%s", cua_verdict_name(ev.verdict));
+	cr_expect_str_eq(ev.message, "the build ran out of memory: each compiler process may use "
+	                 "512 MiB of address space");
+	opts.build.mem_bytes = 0;
+	opts.build.cpu_s = 1;
+	precheck_text("relu", bomb, CUA_SUBJECT_CANDIDATE);
+	cr_expect_eq(ev.verdict, CUA_VERDICT_COMPILE_TIMEOUT, "%s", cua_verdict_name(ev.verdict));
+	cr_expect_str_eq(ev.message, "the build used up its CPU time: 1 s for each compiler process");
+}

@@ -384,3 +384,67 @@ Test(view, a_device_node_works_and_descriptors_stay)
 	in_namespaces(body_device_and_descriptors);
 	close(held_fd);
 }
+
+/* ---- the sandbox's jail (harness/judge/sandbox.c), which the build runs in ---- */
+
+#include "judge/sandbox.h"
+
+Test(view, a_jailed_child_sees_its_view_alone_and_writes_as_nobody)
+{
+	char why[CUA_ERR_LEN];
+	if (cua_sandbox_jail_probe(NULL, why, sizeof(why)) != CUA_OK)
+		cr_skip_test("the kernel refuses the jail here: %s", why);
+	host_files();
+	if (geteuid() == 0)
+		cr_assert_eq(chown(host_rw, 65534, 65534), 0);
+	struct cua_view_entry e[] = {
+		{ "/bin/sh", NULL, 0 },
+		{ "/usr/lib/" "x86_64-linux-gnu", NULL, CUA_VIEW_OPTIONAL },
+		{ "/usr/lib/" "aarch64-linux-gnu", NULL, CUA_VIEW_OPTIONAL },
+		{ "/lib64", NULL, CUA_VIEW_OPTIONAL },
+		{ "/lib", NULL, CUA_VIEW_OPTIONAL },
+		{ host_rw, "/tmp", CUA_VIEW_RW },
+	};
+	struct cua_sandbox_opts o;
+	cua_sandbox_opts_init(&o);
+	o.private_tmp = false;
+	o.cwd = "/tmp";
+	o.view = e;
+	o.n_view = CUA_ARRAY_LEN(e);
+	const char *env[] = { "PATH=/bin", NULL };
+	o.env = env;
+	const char *argv[] = { "/bin/sh", "-c",
+	                       "for p in /etc/passwd /home /root /proc/self /usr/bin "
+	                       "/work; do [ -e $p ] && echo \"$p is there\"; done; "
+	                       "echo x > /tmp/made && echo wrote; echo y > /bin/z || echo refused",
+	                       NULL };
+	struct cua_child_result r;
+	cr_assert_eq(cua_sandbox_run(argv, &o, &r, why, sizeof(why)), CUA_OK, "%s", why);
+	cr_expect(r.jailed && r.net_isolated);
+	cr_expect_eq(r.how, CUA_CHILD_NORMAL);
+	cr_expect_str_eq(r.out, "wrote\nrefused\n", "stdout: %s\nstderr: %s", r.out, r.err);
+	char made[300];
+	snprintf(made, sizeof(made), "%s/made", host_rw);
+	struct stat st;
+	cr_assert_eq(stat(made, &st), 0, "what it wrote is not in the writable entry");
+	cr_expect_eq(st.st_uid, geteuid() == 0 ? 65534u : geteuid(),
+	             "it wrote as uid %u", (unsigned)st.st_uid);
+	cua_child_result_clear(&r);
+}
+
+Test(view, a_jail_that_cannot_be_made_is_a_start_up_error_naming_the_step)
+{
+	char why[CUA_ERR_LEN];
+	if (cua_sandbox_jail_probe(NULL, why, sizeof(why)) != CUA_OK)
+		cr_skip_test("the kernel refuses the jail here: %s", why);
+	struct cua_view_entry e[] = { { "/no/such/toolkit", NULL, 0 } };
+	struct cua_sandbox_opts o;
+	cua_sandbox_opts_init(&o);
+	o.private_tmp = false;
+	o.view = e;
+	o.n_view = 1;
+	const char *argv[] = { "/bin/true", NULL };
+	struct cua_child_result r;
+	cr_expect_eq(cua_sandbox_run(argv, &o, &r, why, sizeof(why)), CUA_E_SYSTEM);
+	cr_expect_not_null(strstr(why, "finding /no/such/toolkit"), "%s", why);
+}

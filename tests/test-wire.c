@@ -99,3 +99,30 @@ Test(wire, a_silent_peer_times_out_and_a_gone_one_is_end_of_file)
 	close(sv[0]);
 	cr_expect_eq(cua_wire_recv(sv[1], &r, NULL, 0, NULL, 0, cua_wire_now() + 5, NULL), 0);
 }
+
+/* tests/cheats/forged-done.cu pastes the record (a candidate's build sees no
+ * header of ours): its copy must stay the record, or the forgery is malformed
+ * and proves nothing. */
+#include <stddef.h>
+#include "cheats/forged-wire.h"
+
+Test(wire, the_forged_done_cheats_copy_of_the_record_is_the_record)
+{
+	cr_expect_eq(FORGED_WIRE_MAGIC, CUA_WIRE_MAGIC);
+	cr_expect_eq(FORGED_WIRE_DONE, CUA_WIRE_DONE);
+	cr_expect_eq(sizeof(struct forged_wire_msg), sizeof(struct cua_wire_msg));
+	cr_expect_eq(sizeof(struct forged_wire_tensor), sizeof(struct cua_wire_tensor));
+#define SAME(f) cr_expect_eq(offsetof(struct forged_wire_msg, f), offsetof(struct cua_wire_msg, f), #f)
+	SAME(op);
+	SAME(seq);
+	SAME(rc);
+	SAME(cuda_err);
+	SAME(where);
+	SAME(event_ms);
+	SAME(host_ms);
+	SAME(t);
+	SAME(text);
+#undef SAME
+	cr_expect_eq(sizeof(((struct forged_wire_msg *)0)->t) / sizeof(struct forged_wire_tensor),
+	             CUA_WIRE_MAX_T);
+}

@@ -11,6 +11,14 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
 [ $# -ge 1 ] || { sed -n '2,8p' "$0"; exit 2; }
 [ -x build/cuarena ] || { echo "cache-carry: no build/cuarena: make bundle first" >&2; exit 2; }
+# A jailed build and an unjailed one have different keys (their -I paths differ):
+# the GPU machine jails its builds, so this machine must too.
+if ! build/cuarena doctor --json 2>/dev/null |
+	python3 -c 'import json, sys; sys.exit(0 if json.load(sys.stdin)["build_jail"]["ok"] else 1)'; then
+	echo "cache-carry: nvcc cannot be jailed here (cuarena doctor): its objects would not be" \
+	     "found on the GPU machine" >&2
+	exit 3
+fi
 mkdir -p .carry/cache
 CUARENA_CACHE=$ROOT/.carry/cache build/cuarena selftest --compile-only --jobs "$(nproc)" "$@"
 rm -f .carry/cache/*.tmp.*

@@ -162,7 +162,9 @@ int cmd_compare(struct cua_cli *cli, int argc, char **argv)
 			printf("**%s** | ", cua_change_name(c));
 		else
 			printf("%s | ", cua_change_name(c));
-		cua_fput_esc(stdout, why, CUA_ESC_MD);
+		char *shown = cua_term_text(why);   /* a kernel's message: no escapes */
+		cua_fput_esc(stdout, shown, CUA_ESC_MD);
+		free(shown);
 		fputs(" |\n", stdout);
 	}
 	if (j) {

@@ -1,5 +1,6 @@
 /* cmd-doctor.c — `cuarena doctor [--measure]`: GPU, driver, nvcc, libraries, the
- * isolation a kernel's process gets here, and the device's measured ceilings (cached per GPU model in results/device/). */
+ * isolation a build and a kernel's process get here, and the device's measured
+ * ceilings (cached per GPU model in results/device/). */
 #include "cli/cli.h"
 #include "compile/compile.h"
 #include "judge/jail.h"
@@ -129,6 +130,15 @@ int cmd_doctor(struct cua_cli *cli, int argc, char **argv)
 		cJSON_AddStringToObject(jail, "problem", jerr);
 		rc = CUA_EXIT_ENV;
 	}
+	/* nvcc's own jail: without it `serve` refuses to start, eval and run warn */
+	cJSON *bj = cJSON_AddObjectToObject(o, "build_jail");
+	char build_line[320], berr[CUA_ERR_LEN];
+	bool build_ok = cua_build_jail_available(berr, sizeof(berr));
+	cua_build_jail_describe(build_line, sizeof(build_line));
+	cJSON_AddBoolToObject(bj, "ok", build_ok);
+	cJSON_AddStringToObject(bj, build_ok ? "what" : "problem", build_ok ? build_line : berr);
+	if (!build_ok)
+		rc = CUA_EXIT_ENV;
 
 	cJSON *dev = NULL;
 	if (!cua_have_gpu()) {
@@ -184,6 +194,12 @@ int cmd_doctor(struct cua_cli *cli, int argc, char **argv)
 		printf("jail      %s (the kernel's process)\n", jail_line);
 	else
 		printf("jail      cannot start the kernel's process: %s\n", jerr);
+	if (build_ok)
+		printf("build     %s (nvcc)\n", build_line);
+	else
+		printf("build     NOT JAILED: %s: nvcc would see the whole file system, so `serve` "
+		       "refuses to start; eval and run go on with a warning (docs/SECURITY.md)\n",
+		       berr);
 	printf("libraries cudart %s, cuBLAS %s, cuDNN %s\n",
 	       cJSON_IsTrue(cJSON_GetObjectItem(libs, "cudart")) ? "yes" : "NO",
 	       cJSON_IsTrue(cJSON_GetObjectItem(libs, "cublas")) ? "yes" : "NO",

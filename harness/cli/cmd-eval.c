@@ -60,7 +60,9 @@ int cmd_eval(struct cua_cli *cli, int argc, char **argv)
 		return cua_cli_usage("eval");
 	FILE *f = fopen(pos[1], "rb");
 	if (!f) {
-		fprintf(stderr, "cuarena eval: cannot read %s\n", pos[1]);
+		fputs("cuarena eval: cannot read ", stderr);
+		cua_fput_term(stderr, pos[1]);
+		fputs("\n", stderr);
 		return CUA_EXIT_USAGE;
 	}
 	fclose(f);

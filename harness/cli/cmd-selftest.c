@@ -166,8 +166,11 @@ static int compile_only(struct cua_cli *cli, const struct cua_catalogue *cat,
 		pthread_join(th[i], NULL);
 	for (int i = 0; i < p.n; i++) {
 		struct build_job *j = &p.jobs[i];
-		if (!quiet || !j->ok)
-			printf("%s %s: %s\n", j->ok ? "PASS" : "FAIL", j->what, j->msg);
+		if (!quiet || !j->ok) {
+			printf("%s %s: ", j->ok ? "PASS" : "FAIL", j->what);
+			cua_fput_term(stdout, j->msg);   /* the compiler's words */
+			fputs("\n", stdout);
+		}
 		if (j->ok)
 			passed++;
 		else
@@ -388,8 +391,10 @@ int cmd_selftest(struct cua_cli *cli, int argc, char **argv)
 			printf("PASS %s: %s (%.1f s)\n", t->id, line, cua_now() - ts);
 			passed++;
 		} else {
-			printf("FAIL %s: %s: %s: %s\n", t->id, bad->subject,
-			       cua_verdict_name(bad->verdict), bad->message);
+			printf("FAIL %s: %s: %s: ", t->id, bad->subject,
+			       cua_verdict_name(bad->verdict));
+			cua_fput_term(stdout, bad->message);
+			fputs("\n", stdout);
 			failed++;
 		}
 		fflush(stdout);

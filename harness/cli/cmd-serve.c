@@ -1,6 +1,7 @@
 /* cmd-serve.c — `cuarena serve`: the reward service for RL trainers over HTTP
  * (docs/SERVE.md); runs until SIGINT or SIGTERM. */
 #include "cli/cli.h"
+#include "compile/compile.h"
 #include "episode/serve.h"
 
 #include <signal.h>
@@ -76,6 +77,13 @@ int cmd_serve(struct cua_cli *cli, int argc, char **argv)
 			return cua_cli_usage("serve");
 		}
 	}
+	/* a server takes code from anyone who reaches it: never builds it unjailed */
+	if (!cua_build_jail_available(err, sizeof(err))) {
+		fprintf(stderr, "cuarena serve: nvcc cannot be jailed here (%s): not serving "
+		        "(docs/SECURITY.md; `cuarena doctor` says more)\n", err);
+		return CUA_EXIT_ENV;
+	}
+	o.eval.build.jail = CUA_BUILD_JAIL_REQUIRE;
 	struct sigaction sa;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;

@@ -24,7 +24,7 @@ int cmd_show(struct cua_cli *cli, int argc, char **argv)
 		cJSON_AddStringToObject(o, "prompt", prompt);
 		cua_cli_print_json(o);
 	} else
-		fputs(prompt, stdout);
+		cua_fput_term(stdout, prompt);   /* a task's text, escaped like any from outside */
 	free(prompt);
 	cua_catalogue_clear(&cat);
 	return CUA_EXIT_OK;

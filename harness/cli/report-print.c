@@ -1,4 +1,7 @@
-/* report-print.c — runs and prints a report: what `eval` and `baselines` share. */
+/* report-print.c — runs and prints a report: what `eval` and `baselines` share.
+ * What came from a kernel, the compiler or a file (messages, logs, symbols,
+ * output) is printed with its control characters escaped (cua_fput_term): a
+ * kernel's text cannot clear the screen and draw a table of its own. */
 #include "cli/cli.h"
 #include "compile/precheck.h"
 
@@ -32,18 +35,29 @@ static void print_failure(const struct cua_eval *e)
 	if (e->verdict == CUA_VERDICT_OK)
 		return;
 	printf("\n%s: %s\n", e->subject, cua_verdict_name(e->verdict));
-	if (e->message[0])
-		printf("  %s\n", e->message);
-	for (int i = 0; i < e->n_violations; i++)
-		printf("  forbidden: %s — %s\n", e->violations[i].symbol,
-		       e->violations[i].reason);
+	if (e->message[0]) {
+		fputs("  ", stdout);
+		cua_fput_term(stdout, e->message);
+		fputs("\n", stdout);
+	}
+	for (int i = 0; i < e->n_violations; i++) {
+		fputs("  forbidden: ", stdout);
+		cua_fput_term(stdout, e->violations[i].symbol);
+		fputs(" — ", stdout);
+		cua_fput_term(stdout, e->violations[i].reason);
+		fputs("\n", stdout);
+	}
 	if ((e->verdict == CUA_VERDICT_COMPILE_ERROR ||
-	     e->verdict == CUA_VERDICT_COMPILE_TIMEOUT) && e->compile_log)
-		printf("--- compiler output ---\n%s\n-----------------------\n",
-		       e->compile_log);
-	if (e->output_tail && e->output_tail[0])
-		printf("--- kernel output (trimmed) ---\n%s\n-------------------------------\n",
-		       e->output_tail);
+	     e->verdict == CUA_VERDICT_COMPILE_TIMEOUT) && e->compile_log) {
+		fputs("--- compiler output ---\n", stdout);
+		cua_fput_term(stdout, e->compile_log);
+		fputs("\n-----------------------\n", stdout);
+	}
+	if (e->output_tail && e->output_tail[0]) {
+		fputs("--- kernel output (trimmed) ---\n", stdout);
+		cua_fput_term(stdout, e->output_tail);
+		fputs("\n-------------------------------\n", stdout);
+	}
 }
 
 static void print_checks(const struct cua_eval *e)
@@ -79,7 +93,9 @@ int cua_cli_report(struct cua_cli *cli, const char *task, const char *src,
 	}
 	enum cua_status st = cua_report_run(t, src, base_opts, &r, err, sizeof(err));
 	if (st != CUA_OK) {
-		fprintf(stderr, "cuarena: %s\n", err);
+		fputs("cuarena: ", stderr);
+		cua_fput_term(stderr, err);
+		fputs("\n", stderr);
 		cua_report_clear(&r);
 		cua_catalogue_clear(&cat);
 		return st == CUA_E_NOT_FOUND ? CUA_EXIT_ENV : CUA_EXIT_FAILED;
@@ -87,7 +103,9 @@ int cua_cli_report(struct cua_cli *cli, const char *task, const char *src,
 	/* A child that could not see a GPU is the environment's fault: say so once. */
 	if (!r.device.known && r.base[0].verdict == CUA_VERDICT_HARNESS_ERROR &&
 	    strstr(r.base[0].message, "no CUDA device")) {
-		fprintf(stderr, "cuarena: %s\n", r.base[0].message);
+		fputs("cuarena: ", stderr);
+		cua_fput_term(stderr, r.base[0].message);
+		fputs("\n", stderr);
 		cua_report_clear(&r);
 		cua_catalogue_clear(&cat);
 		return CUA_EXIT_ENV;
@@ -117,7 +135,9 @@ int cua_cli_report(struct cua_cli *cli, const char *task, const char *src,
 			print_eval_row(&r.base[i], &r);
 		for (int i = 0; i < r.n_base; i++)
 			if (r.base[i].imported) {
-				printf("* imported: %s\n", r.base[i].message);
+				fputs("* imported: ", stdout);
+				cua_fput_term(stdout, r.base[i].message);
+				fputs("\n", stdout);
 				break;
 			}
 		printf("\n");
@@ -159,7 +179,9 @@ int cua_cli_precheck(struct cua_cli *cli, const char *task, const char *src,
 	                                  &b, &e, err, sizeof(err));
 	cua_build_clear(&b);
 	if (st != CUA_OK) {
-		fprintf(stderr, "cuarena: %s\n", err);
+		fputs("cuarena: ", stderr);
+		cua_fput_term(stderr, err);
+		fputs("\n", stderr);
 		cua_eval_clear(&e);
 		cua_catalogue_clear(&cat);
 		return st == CUA_E_NOT_FOUND || st == CUA_E_IO ? CUA_EXIT_ENV : CUA_EXIT_FAILED;

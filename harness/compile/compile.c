@@ -1,11 +1,14 @@
-/* compile.c — nvcc → .so in a sandboxed child, with a time limit and a cache. */
-#include "compile/compile.h"
-#include "judge/sandbox.h"
+/* compile.c — nvcc → .so in a jail of its own (a view of the toolkit, the system
+ * headers, the host compiler and our headers; unprivileged, no network), bounded
+ * in time, memory, processes and output, and cached. */
+#include "compile/build-jail.h"
 #include "judge/verdict.h"
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <string.h>
@@ -202,6 +205,10 @@ void cua_build_opts_init(struct cua_build_opts *o, const char *root,
 	o->nvcc = cua_find_nvcc();
 	o->gencode = "-gencode=arch=compute_90a,code=sm_90a";
 	o->timeout_s = 60;
+	o->jail = CUA_BUILD_JAIL_AUTO;
+	o->mem_bytes = CUA_BUILD_MEM;
+	o->nproc = CUA_BUILD_NPROC;
+	o->object_max = CUA_OBJECT_MAX;
 }
 
 void cua_build_clear(struct cua_build *b)
@@ -254,20 +261,108 @@ static bool cache_entry_intact(const char *so, const char *sum, char digest[65])
 	return ok;
 }
 
+/* Writes a file of ours into the build's folder (no fsync: it lives for one build). */
+static enum cua_status put_file(const char *path, const char *buf, size_t len, char *err,
+                                size_t errlen)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		cua_errf(err, errlen, "%s: cannot write: %s", path, strerror(errno));
+		return CUA_E_IO;
+	}
+	while (len > 0) {
+		ssize_t w = write(fd, buf, len);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			cua_errf(err, errlen, "%s: write failed: %s", path, strerror(errno));
+			close(fd);
+			return CUA_E_IO;
+		}
+		buf += w;
+		len -= (size_t)w;
+	}
+	return close(fd) == 0 ? CUA_OK : CUA_E_IO;
+}
+
+/* The headers beside a source: regular files (a link is neither hashed nor
+ * shown: it could point anywhere), read once, hashed into the key and, in the
+ * jail, copied beside the source's copy. */
+struct headers {
+	char **name, **text;
+	size_t *len;
+	int n;
+};
+
+static void headers_read(struct headers *hs, const char *dir)
+{
+	struct dirent **names;
+	int n = scandir(dir, &names, NULL, by_name);
+	memset(hs, 0, sizeof(*hs));
+	for (int i = 0; i < n; i++) {
+		const char *fn = names[i]->d_name;
+		size_t len = strlen(fn);
+		bool hdr = (len > 2 && !strcmp(fn + len - 2, ".h")) ||
+		           (len > 4 && !strcmp(fn + len - 4, ".cuh"));
+		char path[CUA_PATH_BUF], *buf = NULL;
+		size_t blen = 0;
+		struct stat st;
+		if (hdr && cua_pathf(path, sizeof(path), NULL, 0, "%s/%s", dir, fn) == CUA_OK &&
+		    lstat(path, &st) == 0 && S_ISREG(st.st_mode) &&
+		    cua_read_file(path, 4 << 20, &buf, &blen, NULL, 0) == CUA_OK) {
+			hs->name = cua_xrealloc(hs->name, (size_t)(hs->n + 1) * sizeof(char *));
+			hs->text = cua_xrealloc(hs->text, (size_t)(hs->n + 1) * sizeof(char *));
+			hs->len = cua_xrealloc(hs->len, (size_t)(hs->n + 1) * sizeof(size_t));
+			hs->name[hs->n] = cua_xstrdup(fn);
+			hs->text[hs->n] = buf;
+			hs->len[hs->n++] = blen;
+		}
+		free(names[i]);
+	}
+	if (n > 0)
+		free(names);
+}
+
+static void headers_hash(const struct headers *hs, struct cua_sha256 *h)
+{
+	for (int i = 0; i < hs->n; i++) {
+		cua_sha256_update(h, hs->name[i], strlen(hs->name[i]) + 1);
+		cua_sha256_update(h, hs->text[i], hs->len[i]);
+	}
+}
+
+static void headers_free(struct headers *hs)
+{
+	for (int i = 0; i < hs->n; i++) {
+		free(hs->name[i]);
+		free(hs->text[i]);
+	}
+	free(hs->name);
+	free(hs->text);
+	free(hs->len);
+	memset(hs, 0, sizeof(*hs));
+}
+
+/* ---- the build ------------------------------------------------------------------- */
+
 enum cua_status cua_build_so(const char *src_path, const struct cua_build_opts *o,
                              struct cua_build *b, char *err, size_t errlen)
 {
 	enum cua_status result;
 	char *src = NULL;
 	size_t src_len = 0;
-	char inc1[CUA_PATH_BUF], inc2[CUA_PATH_BUF], rpath[CUA_PATH_BUF], tmp_so[CUA_PATH_BUF], log_path[CUA_PATH_BUF];
-	char fail_path[CUA_PATH_BUF];
-	char pv[CUA_PATH_BUF];
-	const char *env[4];
+	char inc1[CUA_PATH_BUF], inc2[CUA_PATH_BUF], rpath[CUA_PATH_BUF], tmp_so[CUA_PATH_BUF];
+	char log_path[CUA_PATH_BUF], fail_path[CUA_PATH_BUF], sum_path[CUA_PATH_BUF];
+	char src_arg[CUA_PATH_BUF], out_arg[CUA_PATH_BUF], out_host[CUA_PATH_BUF];
+	char pv[CUA_PATH_BUF], home[CUA_PATH_BUF], tmpdir[CUA_PATH_BUF];
+	const char *env[6];
 	const char *argv[40];
 	int argc = 0;
 	struct cua_child_result r;
 	bool have_r = false;
+	struct headers hs = { 0 };
+	struct cua_build_view view = { 0 };
+	struct cua_build_work w = { .dir = "" };
 
 	memset(b, 0, sizeof(*b));
 	if (!o->nvcc) {
@@ -279,7 +374,7 @@ enum cua_status cua_build_so(const char *src_path, const struct cua_build_opts *
 		cua_errf(err, errlen, "%s --version does not run", o->nvcc);
 		return CUA_E_NOT_FOUND;
 	}
-	/* nvcc runs in a private temp dir: every path it sees must be absolute. */
+	/* nvcc runs in a private folder: every path it sees must be absolute. */
 	char abs_src[CUA_PATH_LEN], abs_root[CUA_PATH_LEN], abs_cache[CUA_PATH_LEN];
 	if (!realpath(src_path, abs_src)) {
 		cua_errf(err, errlen, "%s: cannot open: %s", src_path, strerror(errno));
@@ -288,6 +383,17 @@ enum cua_status cua_build_so(const char *src_path, const struct cua_build_opts *
 	if (!realpath(o->root, abs_root)) {
 		cua_errf(err, errlen, "%s: %s", o->root, strerror(errno));
 		return CUA_E_NOT_FOUND;
+	}
+	bool jailed = o->jail != CUA_BUILD_JAIL_OFF;
+	char why[CUA_ERR_LEN];
+	if (jailed && !cua_build_jail_available(why, sizeof(why))) {
+		if (o->jail == CUA_BUILD_JAIL_REQUIRE) {
+			cua_errf(err, errlen, "nvcc cannot be jailed here, and this build requires it: "
+			         "%s", why);
+			return CUA_E_SYSTEM;
+		}
+		jailed = false;
+		cua_build_jail_warn();
 	}
 	src_path = abs_src;
 	result = cua_read_file(src_path, CUA_MAX_SOURCE, &src, &src_len, err, errlen);
@@ -309,17 +415,26 @@ enum cua_status cua_build_so(const char *src_path, const struct cua_build_opts *
 		goto out;
 	}
 	memcpy(abs_cache, cache_real, strlen(cache_real) + 1);
+	char bdir[CUA_PATH_BUF];
+	snprintf(bdir, sizeof(bdir), "%s/baselines/", abs_root);
+	bool baseline = !strncmp(abs_src, bdir, strlen(bdir));
 
-	snprintf(inc1, sizeof(inc1), "-I%s/include", abs_root);
-	snprintf(inc2, sizeof(inc2), "-I%s/tasks/common", abs_root);
+	/* The jail's paths are fixed; unjailed, the repository's own. */
+	if (jailed) {
+		snprintf(inc1, sizeof(inc1), "-I" CUA_BUILD_AT_ROOT "/include");
+		snprintf(inc2, sizeof(inc2), "-I" CUA_BUILD_AT_ROOT "/tasks/common");
+	} else {
+		snprintf(inc1, sizeof(inc1), "-I%s/include", abs_root);
+		snprintf(inc2, sizeof(inc2), "-I%s/tasks/common", abs_root);
+	}
 	{
 		/* Libraries resolve from the toolkit that built the object. */
-		char home[CUA_PATH_LEN];
-		snprintf(home, sizeof(home), "%s", o->nvcc);
-		char *sl = strrchr(home, '/');
+		char dir[CUA_PATH_LEN];
+		snprintf(dir, sizeof(dir), "%s", o->nvcc);
+		char *sl = strrchr(dir, '/');
 		if (sl)
 			*sl = '\0';
-		snprintf(rpath, sizeof(rpath), "-Xlinker=-rpath,%s/../lib64", home);
+		snprintf(rpath, sizeof(rpath), "-Xlinker=-rpath,%s/../lib64", dir);
 	}
 	argv[argc++] = o->nvcc;
 	argv[argc++] = "-O3";
@@ -367,19 +482,18 @@ enum cua_status cua_build_so(const char *src_path, const struct cua_build_opts *
 		char *sl = strrchr(dir, '/');
 		if (sl) {
 			*sl = '\0';
-			hash_headers(h, dir);
+			headers_read(&hs, dir);
+			headers_hash(&hs, h);
 		}
 		/* A baseline may include a sibling library's headers (a cuBLAS-only
 		 * Level 3 baseline includes ../cudnn/net-lib.cuh): every baselines/
 		 * folder's headers are part of its key. */
-		snprintf(dir, sizeof(dir), "%s/baselines/", abs_root);
-		if (!strncmp(abs_src, dir, strlen(dir)))
+		if (baseline)
 			hash_baseline_headers(h, abs_root);
 		cua_sha256_final(h, b->key);
 	}
 	snprintf(b->so_path, sizeof(b->so_path), "%s/%s.so", abs_cache, b->key);
 	snprintf(log_path, sizeof(log_path), "%s/%s.log", abs_cache, b->key);
-	char sum_path[CUA_PATH_BUF];
 	snprintf(sum_path, sizeof(sum_path), "%s/%s.so.sha256", abs_cache, b->key);
 	if (file_exists(b->so_path) &&
 	    !cache_entry_intact(b->so_path, sum_path, b->so_sha256)) {
@@ -401,7 +515,8 @@ enum cua_status cua_build_so(const char *src_path, const struct cua_build_opts *
 		goto out;
 	}
 	/* A source that failed to compile fails again: its log is cached too (not a
-	 * timeout, which depends on the machine's load). */
+	 * timeout, which depends on the machine's load, nor a bound, which depends
+	 * on the options). */
 	snprintf(fail_path, sizeof(fail_path), "%s/%s.fail", abs_cache, b->key);
 	if (file_exists(fail_path)) {
 		b->cached = true;
@@ -411,23 +526,72 @@ enum cua_status cua_build_so(const char *src_path, const struct cua_build_opts *
 		result = CUA_OK;
 		goto out;
 	}
-	/* Unique per build: two threads may build the same key at once (a task's
-	 * reference submitted as a candidate), and the first rename must not steal
-	 * the second's file. */
-	static atomic_uint serial;
-	snprintf(tmp_so, sizeof(tmp_so), "%s/%s.so.tmp.%ld.%u", abs_cache, b->key,
-	         (long)getpid(), atomic_fetch_add(&serial, 1));
+
+	result = cua_build_jail_work(&w, jailed, err, errlen);
+	if (result != CUA_OK)
+		goto out;
+	char name[256];
+	cua_build_jail_name(abs_src, name, sizeof(name));
+	if (jailed) {
+		/* what the jail compiles is the bytes hashed */
+		char p[CUA_PATH_BUF];
+		for (int i = 0; i < hs.n && result == CUA_OK && !baseline; i++) {
+			result = cua_pathf(p, sizeof(p), err, errlen, "%s/%s", w.src, hs.name[i]);
+			if (result == CUA_OK)
+				result = put_file(p, hs.text[i], hs.len[i], err, errlen);
+		}
+		if (result == CUA_OK && !baseline)
+			result = cua_pathf(p, sizeof(p), err, errlen, "%s/%s", w.src, name);
+		if (result == CUA_OK && !baseline)
+			result = put_file(p, src, src_len, err, errlen);
+		if (result != CUA_OK)
+			goto out;
+		if (baseline)
+			snprintf(src_arg, sizeof(src_arg), CUA_BUILD_AT_ROOT "/baselines/%s", abs_src + strlen(bdir));
+		else
+			snprintf(src_arg, sizeof(src_arg), CUA_BUILD_AT_SRC "/%s", name);
+		snprintf(tmpdir, sizeof(tmpdir), "/tmp");
+		cua_build_jail_view(&view, o->nvcc, abs_root, baseline, &w);
+	} else {
+		snprintf(src_arg, sizeof(src_arg), "%s", abs_src);
+		snprintf(tmpdir, sizeof(tmpdir), "%s", w.tmp);
+	}
+	if (cua_pathf(out_arg, sizeof(out_arg), err, errlen, "%s/out.so", tmpdir) != CUA_OK ||
+	    cua_pathf(out_host, sizeof(out_host), err, errlen, "%s/out.so", w.tmp) != CUA_OK) {
+		result = CUA_E_INVALID;
+		goto out;
+	}
 	argv[argc++] = "-o";
-	argv[argc++] = tmp_so;
-	argv[argc++] = src_path;
+	argv[argc++] = out_arg;
+	argv[argc++] = src_arg;
 	argv[argc] = NULL;
 
+	size_t object_max = o->object_max ? o->object_max : CUA_OBJECT_MAX;
+	long cpu = o->cpu_s > 0 ? o->cpu_s : (long)ceil(o->timeout_s > 1 ? o->timeout_s : 1);
 	struct cua_sandbox_opts so;
 	cua_sandbox_opts_init(&so);
 	so.timeout_s = o->timeout_s;
-	so.fsize_bytes = 1L << 30;     /* a compile bomb may not fill the disk */
+	so.private_tmp = false;
+	so.cwd = jailed ? "/tmp" : w.tmp;
+	/* the build's files: the object may be one byte over its limit, which is
+	 * then said plainly; a larger file kills its writer (SIGXFSZ) */
+	so.fsize_bytes = (long)object_max + 1;
+	so.as_bytes = o->mem_bytes;
+	so.cpu_s = cpu;
+	so.nproc = o->nproc;
 	so.capture_max = 256 * 1024;
+	so.view = jailed ? view.e : NULL;
+	so.n_view = jailed ? view.n : 0;
 	build_env(o->nvcc, pv, sizeof(pv), env);
+	char tmpvar[CUA_PATH_BUF];
+	if (cua_pathf(home, sizeof(home), err, errlen, "HOME=%s", tmpdir) != CUA_OK ||
+	    cua_pathf(tmpvar, sizeof(tmpvar), err, errlen, "TMPDIR=%s", tmpdir) != CUA_OK) {
+		result = CUA_E_INVALID;
+		goto out;
+	}
+	env[2] = home;
+	env[3] = tmpvar;
+	env[4] = NULL;
 	so.env = env;
 	so.stop = o->stop;
 	double t0 = cua_now();
@@ -435,8 +599,8 @@ enum cua_status cua_build_so(const char *src_path, const struct cua_build_opts *
 	if (result != CUA_OK)
 		goto out;
 	have_r = true;
+	b->jailed = r.jailed;
 	if (r.how == CUA_CHILD_STOPPED) {   /* nothing learnt about the source */
-		unlink(tmp_so);
 		cua_errf(err, errlen, "%s: build stopped on request", src_path);
 		result = CUA_E_INTERRUPTED;
 		goto out;
@@ -454,25 +618,42 @@ enum cua_status cua_build_so(const char *src_path, const struct cua_build_opts *
 	}
 	if (r.how == CUA_CHILD_TIMEOUT) {
 		b->timed_out = true;
-		unlink(tmp_so);
+		snprintf(b->bound, sizeof(b->bound), "nvcc did not finish within its time limit "
+		         "of %.3g s", o->timeout_s);
 		goto out;
 	}
-	if (r.how != CUA_CHILD_NORMAL || r.code != 0 || !file_exists(tmp_so)) {
-		unlink(tmp_so);
-		if (r.how == CUA_CHILD_NORMAL && r.code != 0)
+	if (r.how != CUA_CHILD_NORMAL || r.code != 0) {
+		cua_build_jail_bound(&r, b->log, o->mem_bytes, cpu, o->nproc, object_max, b);
+		if (r.how == CUA_CHILD_NORMAL && !b->bound[0])
 			cua_write_file(fail_path, b->log ? b->log : "", b->log ? strlen(b->log) : 0,
 			               NULL, 0);
 		goto out;
 	}
-	/* Store it under its key unless another build of the same key (the same
+	/* Copy it in under its key unless another build of the same key (the same
 	 * source built at once by two threads or processes) got there first: nvcc's
 	 * output is not byte-for-byte reproducible, so the stored object and its
 	 * digest must come from one build. link() fails when the entry exists;
 	 * then that build's object (and digest) is ours too. */
-	if (file_digest(tmp_so, b->so_sha256) != CUA_OK) {
-		cua_errf(err, errlen, "%s: cannot read the build", tmp_so);
-		unlink(tmp_so);
-		result = CUA_E_IO;
+	static atomic_uint serial;
+	snprintf(tmp_so, sizeof(tmp_so), "%s/%s.so.tmp.%ld.%u", abs_cache, b->key,
+	         (long)getpid(), atomic_fetch_add(&serial, 1));
+	size_t size = 0;
+	bool over = false;
+	result = cua_build_jail_copy_object(out_host, tmp_so, object_max, b->so_sha256, &size, &over,
+	                                    err, errlen);
+	if (result == CUA_E_NOT_FOUND) {   /* nvcc said yes and wrote nothing */
+		result = CUA_OK;
+		goto out;
+	}
+	if (result != CUA_OK)
+		goto out;
+	if (over) {
+		char lim[32], got[32];
+		cua_build_jail_size_text((double)object_max, lim, sizeof(lim));
+		cua_build_jail_size_text((double)size, got, sizeof(got));
+		snprintf(b->bound, sizeof(b->bound),
+		         "the object is %s, over the object-size limit of %s", got, lim);
+		b->so_sha256[0] = '\0';
 		goto out;
 	}
 	if (link(tmp_so, b->so_path) != 0) {
@@ -505,6 +686,12 @@ enum cua_status cua_build_so(const char *src_path, const struct cua_build_opts *
 out:
 	if (have_r)
 		cua_child_result_clear(&r);
+	if (w.dir[0])
+		cua_rmtree(w.dir);
+	if (!b->ok)
+		b->so_sha256[0] = '\0';
+	headers_free(&hs);
+	cua_build_jail_view_clear(&view);
 	free(src);
 	return result;
 }

@@ -89,13 +89,17 @@ enum cua_status cua_precheck(const struct cua_task *t, const char *src_path,
 		              "the source is larger than %d KiB", CUA_MAX_SOURCE / 1024);
 		return CUA_OK;
 	}
+	/* a bound the build met is named: the agent learns which, and by how much */
 	if (b->timed_out) {
-		cua_eval_fail(e, CUA_VERDICT_COMPILE_TIMEOUT,
-		              "nvcc did not finish within %.0f s", bo.timeout_s);
+		if (b->bound[0])
+			cua_eval_fail(e, CUA_VERDICT_COMPILE_TIMEOUT, "%s", b->bound);
+		else
+			cua_eval_fail(e, CUA_VERDICT_COMPILE_TIMEOUT,
+			              "nvcc did not finish within %.0f s", bo.timeout_s);
 		return CUA_OK;
 	}
 	if (!b->ok) {
-		cua_eval_fail(e, CUA_VERDICT_COMPILE_ERROR, "nvcc failed");
+		cua_eval_fail(e, CUA_VERDICT_COMPILE_ERROR, "%s", b->bound[0] ? b->bound : "nvcc failed");
 		return CUA_OK;
 	}
 	/* One size limit for the build and the judge: an object the judge could not

@@ -53,7 +53,9 @@ enum cua_status cua_episode_begin(struct cua_episode *ep, const struct cua_task 
 	return CUA_OK;
 }
 
-/* The words an agent reads after a turn. */
+/* The words an agent reads after a turn: valid UTF-8 whatever the kernel, the
+ * compiler or the agent's note put in them, since they are sent and stored as
+ * JSON (env, serve, trajectories.jsonl). */
 static char *feedback(const struct cua_episode *ep, const struct cua_step *st)
 {
 	const struct cua_eval *e = &st->eval;
@@ -116,7 +118,9 @@ static char *feedback(const struct cua_episode *ep, const struct cua_step *st)
 		        "or stop.\n");
 	else
 		cua_buf_printf(&b, "\n\nThat was the last turn.\n");
-	return b.s;
+	char *text = cua_utf8_clean(b.s, b.len, NULL);
+	free(b.s);
+	return text;
 }
 
 static void account(struct cua_episode *ep, const struct cua_step *step);

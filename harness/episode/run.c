@@ -263,20 +263,25 @@ static bool write_turn(struct run *r, const struct cua_task *t, const struct cua
                        const struct cua_action *act, bool recovered)
 {
 	char err[CUA_ERR_LEN];
+	/* the agent's words and code as valid UTF-8 (the source's own bytes are on
+	 * disk, and code_sha256 is theirs) */
+	char *reply = act->reply ? cua_utf8_clean(act->reply, strlen(act->reply), NULL) : NULL;
+	char *code = act->code ? cua_utf8_clean(act->code, strlen(act->code), NULL) : NULL;
 	struct cua_turn_line l = {
 		.task = t->id, .turn = step->turn, .prompt_sha256 = prompt_sha,
-		.observation = observation, .reply = act->reply, .code = act->code,
+		.observation = observation, .reply = reply, .code = code,
 		.verdict = step->eval.verdict, .reward = step->reward, .agent = !recovered,
 		.prompt_tokens = act->prompt_tokens, .completion_tokens = act->completion_tokens,
 		.latency_s = act->latency_s, .recovered = recovered,
 	};
-	if (!writing(r))
-		return false;
-	if (cua_writer_turn(r->w, &l, err, sizeof(err)) != CUA_OK) {
+	bool ok = writing(r);
+	if (ok && cua_writer_turn(r->w, &l, err, sizeof(err)) != CUA_OK) {
 		write_failed(r, err);
-		return false;
+		ok = false;
 	}
-	return true;
+	free(reply);
+	free(code);
+	return ok;
 }
 
 /* Restores what a killed run left for a task; returns how many steps of its

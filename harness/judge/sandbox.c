@@ -1,20 +1,23 @@
 /* sandbox.c — fork/exec of one untrusted child with rlimits, a scrubbed
  * environment, a private temp dir, captured output and a deadline (sandbox.h).
  *
- * A little over the ~900 lines of STYLE: its two ways to run a child (once, or
+ * Over the ~900 lines of STYLE: its two ways to run a child (once, or
  * staying for exchange after exchange) share the helpers that make a child safe
- * (environment, rlimits, namespaces, capture), which must stay in one place.
+ * (environment, rlimits, namespaces, the jail, capture), which must stay in one
+ * place.
  */
 #include "judge/sandbox.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <limits.h>
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
@@ -30,13 +33,20 @@
 #define SCRATCH_LEN 65536
 
 /* Setup stages the child reports on failure (status pipe). */
-enum stage { STAGE_FDS = 1, STAGE_RLIMIT, STAGE_CWD, STAGE_EXEC };
+enum stage { STAGE_FDS = 1, STAGE_RLIMIT, STAGE_CWD, STAGE_EXEC, STAGE_JAIL };
 
 /* Status pipe protocol (child to parent, closed by execve's O_CLOEXEC):
- * "N" + one byte (1 = own network namespace), then on a setup failure "F" +
- * struct startup_failure. EOF with no "F" means execve succeeded. */
+ * "N" + one byte of ISO_* bits, then on a setup failure "F" + struct
+ * startup_failure. EOF with no "F" means execve succeeded. */
 #define MSG_NET 'N'
 #define MSG_FAIL 'F'
+#define ISO_NET 1      /* own network namespace */
+#define ISO_JAIL 2     /* in the view, unprivileged (opts->view) */
+#define ISO_USERNS 4   /* the jail is a user namespace's */
+
+/* The user a jailed child runs as when the caller is root ("nobody"; the
+ * kernel's process is the same user: judge/jail.h). */
+#define JAIL_ID 65534
 
 static const char *stage_name(int s)
 {
@@ -45,14 +55,17 @@ static const char *stage_name(int s)
 	case STAGE_RLIMIT: return "setting resource limits";
 	case STAGE_CWD: return "changing directory";
 	case STAGE_EXEC: return "execve";
+	case STAGE_JAIL: return "jail";
 	}
 	return "setup";
 }
 
-/* Status message after the net byte: a setup stage and its errno. */
+/* Status message after the net byte: a setup stage, its errno, and for the
+ * jail the step that failed ("binding /usr/include"). */
 struct startup_failure {
 	int32_t stage;
 	int32_t err;
+	char step[160];
 };
 
 void cua_sandbox_opts_init(struct cua_sandbox_opts *o)
@@ -122,15 +135,26 @@ static void write_all(int fd, const void *buf, size_t len)
 	}
 }
 
-static void child_fail(int status_fd, int stage)
+static void child_fail_step(int status_fd, int stage, const char *step)
 {
 	unsigned char msg[1 + sizeof(struct startup_failure)];
 	struct startup_failure f = { .stage = stage, .err = errno };
 
+	if (step) {
+		size_t n = strlen(step);
+		if (n >= sizeof f.step)
+			n = sizeof f.step - 1;
+		memcpy(f.step, step, n);
+	}
 	msg[0] = MSG_FAIL;
 	memcpy(msg + 1, &f, sizeof f);
 	write_all(status_fd, msg, sizeof msg);
 	_exit(127);
+}
+
+static void child_fail(int status_fd, int stage)
+{
+	child_fail_step(status_fd, stage, NULL);
 }
 
 /* Closes every fd >= 3 except keep_a and keep_b (either may be < 3). */
@@ -171,6 +195,89 @@ static int set_limit(int resource, rlim_t v)
 	return setrlimit(resource, &rl);
 }
 
+/* Writes text to a /proc file of ours; -1 with errno on failure. */
+static int write_proc(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	size_t n = strlen(text);
+	ssize_t w = write(fd, text, n);
+	int e = errno;
+	close(fd);
+	errno = e;
+	return w == (ssize_t)n ? 0 : -1;
+}
+
+/* "ID ID 1\n": an id mapped to itself (no snprintf in a forked child). */
+static void self_map(char *buf, unsigned id)
+{
+	char digits[12];
+	int n = 0;
+	do
+		digits[n++] = (char)('0' + id % 10);
+	while ((id /= 10) && n < 11);
+	char *p = buf;
+	for (int k = 0; k < 2; k++) {
+		for (int i = n - 1; i >= 0; i--)
+			*p++ = digits[i];
+		*p++ = ' ';
+	}
+	memcpy(p, "1\n", 3);
+}
+
+static int drop_to_nobody(void)
+{
+	if (setgroups(0, NULL) < 0 || setresgid(JAIL_ID, JAIL_ID, JAIL_ID) < 0 ||
+	    setresuid(JAIL_ID, JAIL_ID, JAIL_ID) < 0)
+		return -1;
+	if (setuid(0) == 0) {   /* must be impossible now */
+		errno = EPERM;
+		return -1;
+	}
+	return 0;
+}
+
+/* The jail of sandbox.h (opts->view): returns its ISO_* bits, or reports the
+ * step that failed and ends. As root, namespaces directly and the drop to 65534
+ * after the view is made; otherwise, or when that is refused (a container's
+ * root without CAP_SYS_ADMIN), a user namespace mapping the user to itself,
+ * entered as 65534 when root (dumpable again, so that its /proc files are its
+ * own to write). */
+static unsigned char child_jail(const struct cua_sandbox_opts *o, int status_fd)
+{
+	const int ns = CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS;
+	bool root = geteuid() == 0, userns = false;
+	char map[40];
+
+	if (!root || unshare(ns) < 0) {
+		if (root && (drop_to_nobody() < 0 || prctl(PR_SET_DUMPABLE, 1, 0, 0, 0) < 0))
+			child_fail_step(status_fd, STAGE_JAIL, "dropping to uid 65534");
+		uid_t uid = geteuid();
+		gid_t gid = getegid();
+		if (unshare(CLONE_NEWUSER | ns) < 0)
+			child_fail_step(status_fd, STAGE_JAIL,
+			                "making namespaces (root's, or a user namespace's)");
+		self_map(map, uid);
+		if (write_proc("/proc/self/uid_map", map) < 0)
+			child_fail_step(status_fd, STAGE_JAIL, "writing the user namespace's uid_map");
+		if (write_proc("/proc/self/setgroups", "deny") < 0 && errno != ENOENT)
+			child_fail_step(status_fd, STAGE_JAIL, "writing the user namespace's setgroups");
+		self_map(map, gid);
+		if (write_proc("/proc/self/gid_map", map) < 0)
+			child_fail_step(status_fd, STAGE_JAIL, "writing the user namespace's gid_map");
+		userns = true;
+	}
+	const char *step = NULL;
+	if (cua_view_enter(o->view, o->n_view, false, &step) < 0)
+		child_fail_step(status_fd, STAGE_JAIL, step ? step : "entering the view");
+	if (root && !userns && drop_to_nobody() < 0)
+		child_fail_step(status_fd, STAGE_JAIL, "dropping to uid 65534");
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+		child_fail_step(status_fd, STAGE_JAIL, "setting no_new_privs");
+	return ISO_NET | ISO_JAIL | (userns ? ISO_USERNS : 0);
+}
+
 struct child_setup {
 	const char *path;
 	char *const *argv;
@@ -179,6 +286,18 @@ struct child_setup {
 	int devnull, out_w, err_w, chan_w, status_w;
 	const struct cua_sandbox_opts *opts;
 };
+
+static void nproc_limit(long nproc, int status_fd)
+{
+	/* never above the hard limit we were given (that would fail, not limit) */
+	struct rlimit cur;
+	rlim_t v = (rlim_t)nproc;
+	if (getrlimit(RLIMIT_NPROC, &cur) == 0 && cur.rlim_max != RLIM_INFINITY &&
+	    cur.rlim_max < v)
+		v = cur.rlim_max;
+	if (set_limit(RLIMIT_NPROC, v) < 0)
+		child_fail(status_fd, STAGE_RLIMIT);
+}
 
 static void child_main(const struct child_setup *s)
 {
@@ -229,34 +348,36 @@ static void child_main(const struct child_setup *s)
 		child_fail(status_fd, STAGE_RLIMIT);
 	if (o->nofile > 0 && set_limit(RLIMIT_NOFILE, (rlim_t)o->nofile) < 0)
 		child_fail(status_fd, STAGE_RLIMIT);
-	if (o->nproc > 0) {
-		/* never above the hard limit we were given (that would fail, not limit) */
-		struct rlimit cur;
-		rlim_t v = (rlim_t)o->nproc;
-		if (getrlimit(RLIMIT_NPROC, &cur) == 0 && cur.rlim_max != RLIM_INFINITY &&
-		    cur.rlim_max < v)
-			v = cur.rlim_max;
-		if (set_limit(RLIMIT_NPROC, v) < 0)
-			child_fail(status_fd, STAGE_RLIMIT);
-	}
+	if (o->nproc > 0 && !o->view)
+		nproc_limit(o->nproc, status_fd);
 
-	if (o->isolate_net) {
+	if (o->view) {
+		net[1] = (char)child_jail(o, status_fd);
+		if (o->nproc > 0)
+			nproc_limit(o->nproc, status_fd);
+	} else if (o->isolate_net) {
 		/* Root (or CAP_SYS_ADMIN) can unshare directly; otherwise an
 		 * unprivileged user namespace may allow it. */
 		if (unshare(CLONE_NEWNET) == 0 ||
 		    unshare(CLONE_NEWUSER | CLONE_NEWNET) == 0)
-			net[1] = 1;
+			net[1] = ISO_NET;
 	}
 	write_all(status_fd, net, sizeof net);
 
 	if (s->dir && chdir(s->dir) < 0)
 		child_fail(status_fd, STAGE_CWD);
+	/* Last: this process is a copy of the harness, whose address space may
+	 * already be over the limit (its threads' stacks, a sanitizer's shadow):
+	 * from here on nothing grows before execve replaces it. */
+	if (o->as_bytes > 0 && set_limit(RLIMIT_AS, (rlim_t)o->as_bytes) < 0)
+		child_fail(status_fd, STAGE_RLIMIT);
 
 	execve(s->path, s->argv, s->envp);
 	child_fail(status_fd, STAGE_EXEC);
 }
 
 /* ---- parent side ---------------------------------------------------------- */
+
 
 struct capture {
 	char *buf;
@@ -440,21 +561,33 @@ static pid_t reap(pid_t pid, int *status)
 	return r;
 }
 
+/* reap(), with the resources the child and its waited-for descendants used. */
+static pid_t reap_usage(pid_t pid, int *status, struct rusage *ru)
+{
+	pid_t r;
+
+	do
+		r = wait4(pid, status, 0, ru);
+	while (r < 0 && errno == EINTR);
+	return r;
+}
+
 /* The status pipe's bytes (the network byte, then a start-up failure if
  * any): CUA_OK, or the failure as an error naming the program. */
 static enum cua_status startup_status(const unsigned char *st, size_t len, const char *prog,
-                                      bool *net_isolated, char *err, size_t errlen)
+                                      unsigned char *iso, char *err, size_t errlen)
 {
 	size_t pos = 0;
 	if (len >= 2 && st[0] == MSG_NET) {
-		*net_isolated = st[1] == 1;
+		*iso = st[1];
 		pos = 2;
 	}
 	if (len >= pos + 1 + sizeof(struct startup_failure) && st[pos] == MSG_FAIL) {
 		struct startup_failure f;
 		memcpy(&f, st + pos + 1, sizeof f);
-		cua_errf(err, errlen, "sandbox: cannot start %s: %s: %s", prog, stage_name(f.stage),
-		         strerror(f.err));
+		f.step[sizeof f.step - 1] = '\0';
+		cua_errf(err, errlen, "sandbox: cannot start %s: %s%s%s: %s", prog,
+		         stage_name(f.stage), f.step[0] ? ": " : "", f.step, strerror(f.err));
 		return f.stage == STAGE_EXEC && (f.err == ENOENT || f.err == ENOTDIR)
 		       ? CUA_E_NOT_FOUND : CUA_E_SYSTEM;
 	}
@@ -477,6 +610,59 @@ static void set_how(struct cua_child_result *res, bool timed_out, bool stopped, 
 		res->how = CUA_CHILD_NORMAL;
 		res->code = WEXITSTATUS(wstatus);
 	}
+}
+
+enum cua_status cua_sandbox_jail_probe(bool *user_ns, char *err, size_t errlen)
+{
+	static const struct cua_view_entry one[] = { { "/dev/null", NULL, 0 } };
+	struct cua_sandbox_opts o;
+	unsigned char st[2 + 1 + sizeof(struct startup_failure)];
+	size_t len = 0;
+	int p[2], wstatus;
+
+	cua_sandbox_opts_init(&o);
+	o.view = one;
+	o.n_view = 1;
+	if (make_pipe(p) < 0) {
+		cua_errf(err, errlen, "sandbox: cannot create a pipe: %s", strerror(errno));
+		return CUA_E_SYSTEM;
+	}
+	pid_t pid = fork();
+	if (pid < 0) {
+		cua_errf(err, errlen, "sandbox: fork failed: %s", strerror(errno));
+		close(p[0]);
+		close(p[1]);
+		return CUA_E_SYSTEM;
+	}
+	if (pid == 0) {
+		close(p[0]);
+		st[0] = MSG_NET;
+		st[1] = child_jail(&o, p[1]);
+		write_all(p[1], st, 2);
+		_exit(0);
+	}
+	close(p[1]);
+	for (;;) {
+		ssize_t n = read(p[0], st + len, sizeof st - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		len += (size_t)n;
+		if (len == sizeof st)
+			break;
+	}
+	close(p[0]);
+	reap(pid, &wstatus);
+	unsigned char iso = 0;
+	enum cua_status r = startup_status(st, len, "a jailed child", &iso, err, errlen);
+	if (r == CUA_OK && !(iso & ISO_JAIL)) {
+		cua_errf(err, errlen, "sandbox: the jail's probe ended before it said how it went");
+		r = CUA_E_SYSTEM;
+	}
+	if (user_ns)
+		*user_ns = iso & ISO_USERNS;
+	return r == CUA_OK ? CUA_OK : CUA_E_SYSTEM;
 }
 
 enum cua_status cua_sandbox_run(const char *const *argv,
@@ -515,6 +701,11 @@ enum cua_status cua_sandbox_run(const char *const *argv,
 		cua_errf(err, errlen, "sandbox: channel fd %d collides with stdio",
 		         opts->channel_fd);
 		result = CUA_E_INVALID;
+		goto out;
+	}
+	if (opts->view && opts->private_tmp) {
+		cua_errf(err, errlen, "sandbox: a jailed child lists its own tmp (no private_tmp)");
+		result = CUA_E_USAGE;
 		goto out;
 	}
 	ignore_sigpipe();
@@ -665,7 +856,9 @@ enum cua_status cua_sandbox_run(const char *const *argv,
 	for (int i = 0; i < 4; i++)
 		close_fd(rfd[i]);
 	close_fd(&pidfd);
-	if (reap(pid, &wstatus) < 0) {
+	struct rusage ru;
+	memset(&ru, 0, sizeof ru);
+	if (reap_usage(pid, &wstatus, &ru) < 0) {
 		cua_errf(err, errlen, "sandbox: waitpid failed: %s", strerror(errno));
 		result = CUA_E_SYSTEM;
 		pid = -1;
@@ -674,9 +867,16 @@ enum cua_status cua_sandbox_run(const char *const *argv,
 	pid = -1;
 	res->wall_s = cua_now() - start;
 
-	result = startup_status(st_buf, st_len, argv[0], &res->net_isolated, err, errlen);
+	unsigned char iso = 0;
+	result = startup_status(st_buf, st_len, argv[0], &iso, err, errlen);
 	if (result != CUA_OK)
 		goto out;
+	res->net_isolated = iso & ISO_NET;
+	res->jailed = iso & ISO_JAIL;
+	res->user_ns = iso & ISO_USERNS;
+	res->cpu_s = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + ru.ru_stime.tv_sec +
+	             ru.ru_stime.tv_usec / 1e6;
+	res->maxrss_kb = ru.ru_maxrss;
 	set_how(res, timed_out, stopped, wstatus);
 	res->out = cap[0].buf;  res->out_len = cap[0].len;  res->out_truncated = cap[0].truncated;
 	res->err = cap[1].buf;  res->err_len = cap[1].len;  res->err_truncated = cap[1].truncated;
@@ -820,7 +1020,9 @@ enum cua_status cua_sandbox_spawn(const char *const *argv,
 		if (st_len == sizeof st_buf)
 			break;
 	}
-	result = startup_status(st_buf, st_len, argv[0], &p->net_isolated, err, errlen);
+	unsigned char iso = 0;
+	result = startup_status(st_buf, st_len, argv[0], &iso, err, errlen);
+	p->net_isolated = iso & ISO_NET;
 	if (result != CUA_OK)
 		goto out;
 	p->in_w = in_p[1];

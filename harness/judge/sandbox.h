@@ -5,14 +5,16 @@
  * private temp directory as cwd/HOME/TMPDIR (removed afterwards), stdin from
  * /dev/null, captured and size-capped stdout/stderr, a private network
  * namespace where the OS allows it, and optionally a dedicated report channel
- * (a pipe dup'ed to a chosen fd number in the child). The parent survives
- * whatever the child does. */
+ * (a pipe dup'ed to a chosen fd number in the child); or a jail: namespaces, a
+ * file-system view of listed entries and an unprivileged user (the build's).
+ * The parent survives whatever the child does. */
 #ifndef CUA_SANDBOX_H
 #define CUA_SANDBOX_H
 
 #include <signal.h>
 
 #include "common.h"
+#include "view.h"
 
 struct cua_sandbox_opts {
 	double timeout_s;        /* wall clock; <= 0 means none */
@@ -31,6 +33,21 @@ struct cua_sandbox_opts {
 	const char *cwd;         /* working dir when !private_tmp (NULL = inherit) */
 	const volatile sig_atomic_t *stop; /* optional: once non-zero, the child's
 	                          * process group is killed (checked every 20 ms) */
+	long as_bytes;           /* RLIMIT_AS of the child and each process it starts;
+	                          * 0 = no limit */
+	/* A jail (NULL: none, as before): new mount, network, IPC and UTS
+	 * namespaces; the file-system view of these n_view entries alone
+	 * (view.h); then, when the caller is root, uid/gid 65534 with no groups;
+	 * no_new_privs. As root the namespaces are made directly; otherwise (or
+	 * when the kernel refuses that) in a user namespace, entered as 65534
+	 * when the caller is root, mapping the user to itself. argv[0] and cwd are
+	 * paths in the view; private_tmp must be false (the caller lists its own
+	 * writable folder, owned by 65534 when it is root). RLIMIT_NPROC is set
+	 * after the namespaces, so that in a user namespace it counts that
+	 * namespace's processes alone. A jail that cannot be made is a start-up
+	 * failure (CUA_E_SYSTEM naming the step), never a child run without it. */
+	const struct cua_view_entry *view;
+	int n_view;
 };
 
 /* Sensible defaults: 60 s, no channel, 64 KiB capture, net isolation, private tmp. */
@@ -50,6 +67,11 @@ struct cua_child_result {
 	int sig;                 /* signal when SIGNALED */
 	double wall_s;
 	bool net_isolated;       /* unshare(CLONE_NEWNET) succeeded */
+	bool jailed;             /* ran in opts->view (then also net_isolated) */
+	bool user_ns;            /* the jail is a user namespace's */
+	double cpu_s;            /* user + system CPU time of the child and every
+	                          * descendant it waited for */
+	long maxrss_kb;          /* the largest resident size among them */
 	char *out;  size_t out_len;  bool out_truncated;   /* heap, NUL-terminated */
 	char *err;  size_t err_len;  bool err_truncated;
 	char *channel; size_t channel_len; bool channel_truncated;
@@ -73,6 +95,11 @@ enum cua_status cua_sandbox_run(const char *const *argv,
                                 size_t errlen);
 
 void cua_child_result_clear(struct cua_child_result *res);  /* frees buffers; NULL ok */
+
+/* Makes the jail of cua_sandbox_opts.view once, in a child that then ends:
+ * CUA_OK when this kernel allows it (*user_ns, when not NULL: through a user
+ * namespace), else CUA_E_SYSTEM with the step it refused in err. */
+enum cua_status cua_sandbox_jail_probe(bool *user_ns, char *err, size_t errlen);
 
 /* A child that stays: started once, then given one request after another on
  * its stdin (a pipe), each answered on its channel. The same setup as

@@ -126,12 +126,19 @@ char *cua_trim_text(const char *s, size_t len, size_t max)
 		out[len] = '\0';
 		return out;
 	}
-	size_t head = max / 2, tail = max - head;
+	/* both cuts on a character's boundary: never half of a UTF-8 sequence (a
+	 * continuation byte is 10xxxxxx), so valid text stays valid */
+	size_t head = max / 2, from = len - (max - head);
+	while (head > 0 && ((unsigned char)s[head] & 0xc0) == 0x80)
+		head--;
+	while (from < len && ((unsigned char)s[from] & 0xc0) == 0x80)
+		from++;
+	size_t tail = len - from;
 	out = malloc(max + sizeof(mark) + 32);
 	CUA_ASSERT(out);
 	memcpy(out, s, head);
-	int m = sprintf(out + head, mark, len - head - tail);
-	memcpy(out + head + m, s + len - tail, tail);
+	int m = sprintf(out + head, mark, from - head);
+	memcpy(out + head + m, s + from, tail);
 	out[head + m + tail] = '\0';
 	return out;
 }
@@ -229,7 +236,7 @@ cJSON *cua_eval_to_json(const struct cua_eval *e)
 
 	cJSON_AddStringToObject(o, "subject", e->subject);
 	cJSON_AddStringToObject(o, "verdict", cua_verdict_name(e->verdict));
-	cJSON_AddStringToObject(o, "message", e->message);
+	cua_json_add_text(o, "message", e->message);
 	if (e->imported)
 		cJSON_AddBoolToObject(o, "imported", true);
 	cJSON *c = cJSON_AddObjectToObject(o, "compile");
@@ -237,12 +244,12 @@ cJSON *cua_eval_to_json(const struct cua_eval *e)
 	cJSON_AddNumberToObject(c, "seconds", e->compile_s);
 	cJSON_AddStringToObject(c, "so_sha256", e->so_sha);
 	if (e->compile_log)
-		cJSON_AddStringToObject(c, "log", e->compile_log);
+		cua_json_add_text(c, "log", e->compile_log);
 	cJSON *vs = cJSON_AddArrayToObject(o, "violations");
 	for (int i = 0; i < e->n_violations && i < (int)CUA_ARRAY_LEN(e->violations); i++) {
 		cJSON *v = cJSON_CreateObject();
-		cJSON_AddStringToObject(v, "symbol", e->violations[i].symbol);
-		cJSON_AddStringToObject(v, "reason", e->violations[i].reason);
+		cua_json_add_text(v, "symbol", e->violations[i].symbol);
+		cua_json_add_text(v, "reason", e->violations[i].reason);
 		cJSON_AddItemToArray(vs, v);
 	}
 	cJSON *cs = cJSON_AddArrayToObject(o, "cases");
@@ -265,9 +272,9 @@ cJSON *cua_eval_to_json(const struct cua_eval *e)
 	if (e->jail[0])
 		cJSON_AddStringToObject(o, "jail", e->jail);
 	if (e->output_tail)
-		cJSON_AddStringToObject(o, "output", e->output_tail);
-	if (e->sass_note[0])
-		cJSON_AddStringToObject(o, "sass", e->sass_note);
+		cua_json_add_text(o, "output", e->output_tail);
+	if (e->sass_note[0])   /* names the kernel's own functions */
+		cua_json_add_text(o, "sass", e->sass_note);
 	return o;
 }
 

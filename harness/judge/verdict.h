@@ -151,7 +151,9 @@ void cua_eval_max_errors(const struct cua_eval *e, double *max_abs, double *max_
  * These are the only writers and readers of these records: the judge's events
  * (case, timing) and evals.jsonl's objects go through them. A to_json adds the
  * record's members to an existing object o; a from_json reads them back and
- * names the first missing or mistyped member in err (CUA_E_PARSE). */
+ * names the first missing or mistyped member in err (CUA_E_PARSE). The text an
+ * evaluation carries from outside (message, compile log, symbols, output) is
+ * written as valid UTF-8 (cua_utf8_clean). */
 void cua_stats_to_json(struct cJSON *parent, const char *key, const struct cua_stats *s);
 void cua_case_to_json(struct cJSON *o, const struct cua_case *k);
 enum cua_status cua_case_from_json(const struct cJSON *o, struct cua_case *k, char *err,
@@ -163,7 +165,8 @@ struct cJSON *cua_eval_to_json(const struct cua_eval *e);
 enum cua_status cua_eval_from_json(const struct cJSON *j, struct cua_eval *e,
                                    char *err, size_t errlen);
 
-/* Keeps at most max bytes of s: the head and the tail with a marker between. */
+/* Keeps at most max bytes of s: the head and the tail with a marker between,
+ * each cut on a UTF-8 character's boundary. */
 char *cua_trim_text(const char *s, size_t len, size_t max);
 
 #endif /* CUA_VERDICT_H */
