@@ -5,6 +5,7 @@
 #   make test       CPU test suite (Criterion); no GPU needed
 #   make gpu-test   GPU suite (plain runner) — run on the GPU machine
 #   make bench      end-to-end latency / stability benchmarks (GPU machine)
+#   make baseline-dry   every library baseline on a counting shim (CPU: no set-up per call)
 #   make bundle     build/ ready to carry to the GPU machine ($ORIGIN rpath + libcjson,
 #                   libmicrohttpd)
 #   make deps       install Debian packages (as root) or print the apt line
@@ -62,7 +63,7 @@ SOFIXTURES  := $(SOFIX_SRCS:tests/data/so/%.c=$(BUILD)/tests/so/%.so)
 GPU_SRCS    := $(wildcard tests/gpu/*.c)
 BENCH_SRCS  := $(wildcard bench/*.c)
 
-.PHONY: all test gpu-test bench bundle deps install clean check-nvcc fuzz FORCE
+.PHONY: all test gpu-test bench bundle deps install clean check-nvcc fuzz baseline-dry FORCE
 all: $(BUILD)/cuarena $(BUILD)/cuarena-cand
 
 $(BUILD)/version.c: FORCE
@@ -152,13 +153,54 @@ $(BUILD)/net-dry-vit: tests/net-dry-vit.cu tests/net-dry-main.cuh tests/net-dry-
 	@mkdir -p $(dir $@)
 	$(NVCC) -std=c++17 -Iinclude -Itasks/common -o $@ $<
 
+# Library baselines on a counting shim, no GPU (tests/baseline-dry.c): each built against
+# no library (-cudart none; PTX only, nothing runs on a device), a call after the first at a
+# shape must allocate, plan, search and synchronise nothing, on the call's stream only.
+# `make test` takes one baseline of each shared header (BLDRY); `make baseline-dry`, all.
+BLDRY_DIR := $(BUILD)/tests/bl-dry
+BLDRY_ALL := $(patsubst baselines/%.cu,%,$(wildcard baselines/cudnn/*.cu baselines/cublas/*.cu))
+BLDRY     := cudnn/relu cudnn/softmax cudnn/maxpool-2d cudnn/avgpool-3d cudnn/mean-dim \
+             cudnn/conv2d cudnn/conv-1d cudnn/conv-transpose2d cudnn/conv-2d-depthwise-separable \
+             cudnn/batchnorm cudnn/instancenorm cudnn/l2-001-unfused cudnn/l2-001-fused \
+             cudnn/l2-002-unfused cudnn/l2-006-unfused cudnn/l2-006-fused cudnn/l2-003-unfused \
+             cudnn/l2-038-unfused cudnn/l2-092-unfused cudnn/l2-092-fused cudnn/l3-004 \
+             cudnn/l3-006 cudnn/l3-028 cudnn/l3-035 cudnn/l3-043 cublas/sgemm \
+             cublas/matrix-scalar cublas/sgemv cublas/sgemm-batched cublas/l2-009-unfused \
+             cublas/l2-009-fused cublas/l3-001
+$(BLDRY_DIR)/%.so: baselines/%.cu $(wildcard baselines/*/*.cuh) $(wildcard tasks/common/*.cuh) \
+                   include/cuarena.h
+	@mkdir -p $(dir $@)
+	$(NVCC) -std=c++17 -Iinclude -Itasks/common -DNVTX_DISABLE \
+		-gencode=arch=compute_90,code=compute_90 -Xcompiler=-fPIC -shared -cudart none -o $@ $<
+
+$(BUILD)/tests/baseline-dry: tests/baseline-dry.c tests/baseline-dry-shim.c \
+                             tests/baseline-dry-stubs.c tests/baseline-dry.h $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -rdynamic -o $@ $(filter %.c,$^) $(LIB) -lcjson -lcrypto -ldl -lm \
+		-lpthread
+
+# The check's controls (tests/data/bl-dry/faults.cu): each fault must be caught, "kept" pass.
+BLDRY_FAULTS := alloc pool event sync stream pointer
+BLDRY_FIX    := $(BLDRY_FAULTS:%=!$(BUILD)/tests/bl-dry-fix/%.so:L1/021-relu) \
+                $(BUILD)/tests/bl-dry-fix/kept.so:L1/021-relu
+$(BUILD)/tests/bl-dry-fix/%.so: tests/data/bl-dry/faults.cu baselines/common/mempool-common.cuh
+	@mkdir -p $(dir $@)
+	$(NVCC) -std=c++17 -Iinclude -Ibaselines/common -DFAULT='"$*"' \
+		-gencode=arch=compute_90,code=compute_90 -Xcompiler=-fPIC -shared -cudart none -o $@ $<
+
+baseline-dry: $(BUILD)/tests/baseline-dry $(BLDRY_ALL:%=$(BLDRY_DIR)/%.so)
+	$(BUILD)/tests/baseline-dry $(CURDIR) $(BLDRY_DIR) $(BLDRY_ALL)
+
 test: $(BUILD)/cuarena $(BUILD)/cuarena-cand $(BUILD)/test-suite $(HELPERS) $(SOFIXTURES) \
-      $(BUILD)/tests/fake-judge $(BUILD)/net-dry $(BUILD)/net-dry-seq $(BUILD)/net-dry-vit
+      $(BUILD)/tests/fake-judge $(BUILD)/net-dry $(BUILD)/net-dry-seq $(BUILD)/net-dry-vit \
+      $(BUILD)/tests/baseline-dry $(BLDRY:%=$(BLDRY_DIR)/%.so) \
+      $(BLDRY_FAULTS:%=$(BUILD)/tests/bl-dry-fix/%.so) $(BUILD)/tests/bl-dry-fix/kept.so
 	CUARENA_ROOT=$(CURDIR) CUARENA_BUILD=$(CURDIR)/$(BUILD) $(BUILD)/test-suite --jobs 2
 	tests/cli.sh $(BUILD)/cuarena
 	tests/net-dry.sh $(BUILD)/net-dry
 	tests/net-dry-seq.sh $(BUILD)/net-dry-seq
 	tests/net-dry-vit.sh $(BUILD)/net-dry-vit
+	$(BUILD)/tests/baseline-dry $(CURDIR) $(BLDRY_DIR) $(BLDRY) $(BLDRY_FIX)
 	tests/slurm.sh $(BUILD)/cuarena
 
 # ---- GPU suite (plain runner, no Criterion on the GPU machine) -------------

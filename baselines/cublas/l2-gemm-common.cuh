@@ -21,11 +21,13 @@
  * = op_T(W as K×N, ld K) · (xᵀ as K×M, ld K); the bias runs along the N rows of
  * the column-major result, which is what cuBLASLt's bias vector is.
  *
- * L2_GEMM_BASELINE(l2_NNN, policy) defines the baseline's cua_solve. */
+ * L2_GEMM_BASELINE(l2_NNN, policy) defines the baseline's cua_solve, which keeps the
+ * chain's cudaMallocAsync'd scratch mapped between calls (mempool-common.cuh). */
 #ifndef BASELINES_CUBLAS_L2_GEMM_COMMON_CUH
 #define BASELINES_CUBLAS_L2_GEMM_COMMON_CUH
 
 #include <cublasLt.h>
+#include "../common/mempool-common.cuh"
 #include "cublas-common.cuh"
 #include "l2-gemm.cuh"
 
@@ -236,7 +238,8 @@ struct blaslt_linear {
 	extern "C" int cua_solve(const struct cua_tensor *in, int n_in, struct cua_tensor *out, \
 	                         int n_out, cudaStream_t stream)                               \
 	{                                                                                    \
-		return chain<policy, float>(in, n_in, out, n_out, stream);                       \
+		int rc = mempool_keep();                                                         \
+		return rc ? rc : chain<policy, float>(in, n_in, out, n_out, stream);             \
 	}
 
 #endif /* BASELINES_CUBLAS_L2_GEMM_COMMON_CUH */

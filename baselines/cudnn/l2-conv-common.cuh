@@ -16,11 +16,14 @@
  *     candidates are Find's strict-fp32 results for the plain convolution,
  *     fastest first, and the first the fused call accepts is kept. Per shape,
  *     cached with its descriptors and workspace for the life of the process.
+ * Both keep the chain's cudaMallocAsync'd scratch (the conv output, the epilogue's
+ * intermediates) mapped between calls: ../common/mempool-common.cuh.
  * Every status is checked; failures return non-zero (a cudnnStatus_t, a
  * cudaError_t or a negative check code), never abort. */
 #ifndef BASELINES_CUDNN_L2_CONV_COMMON_CUH
 #define BASELINES_CUDNN_L2_CONV_COMMON_CUH
 
+#include "../common/mempool-common.cuh"
 #include "conv-common.cuh"
 #include "conv-transpose-common.cuh"
 #include "epilogue-conv.cuh"
@@ -61,6 +64,7 @@ static inline int l2c_cudnn_unfused(const struct cua_tensor *in, int n_in,
 	auto conv = [s](const struct l2c_geom &g, const struct cua_tensor *x, float *c) {
 		return l2c_cudnn_conv(Task::conv, g, x, c, s);
 	};
+	CUA_CHECK(mempool_keep());   /* the chain's scratch stays mapped between calls */
 	return l2c_chain<Task, float>(in, n_in, out, n_out, conv, 0, s);
 }
 
@@ -298,6 +302,7 @@ static inline int l2c_cudnn_fused(const struct cua_tensor *in, int n_in, struct 
 	auto conv = [s](const struct l2c_geom &g, const struct cua_tensor *x, float *c) {
 		return l2c_cudnn_fused_conv(Task::conv, Task::fuse_relu, g, x, c, s);
 	};
+	CUA_CHECK(mempool_keep());
 	return l2c_chain<Task, float>(in, n_in, out, n_out, conv, Task::fuse_relu ? 1 : 0, s);
 }
 

@@ -19,6 +19,7 @@
  *     The plan type, its release, the call and its workspace are
  *     l2-conv-common.cuh's (l2c_fused_plan, shared handle); per shape, cached
  *     for the life of the process.
+ * Both keep the chain's scratch mapped between calls (../common/mempool-common.cuh).
  * Every status is checked; failures return non-zero (a cudnnStatus_t, a
  * cudaError_t or a negative check code), never abort. */
 #ifndef BASELINES_CUDNN_L2_CONV3D_COMMON_CUH
@@ -66,6 +67,7 @@ static inline int l2d_cudnn_unfused(const struct cua_tensor *in, int n_in,
 	auto conv = [s](const struct l2d_geom &g, const struct cua_tensor *x, float *c) {
 		return l2d_cudnn_conv(Task::conv, g, x, c, s);
 	};
+	CUA_CHECK(mempool_keep());   /* the chain's scratch stays mapped between calls */
 	return l2d_chain<Task, float>(in, n_in, out, n_out, conv, 0, s);
 }
 
@@ -204,6 +206,7 @@ static inline int l2d_cudnn_fused(const struct cua_tensor *in, int n_in, struct 
 	auto conv = [s](const struct l2d_geom &g, const struct cua_tensor *x, float *c) {
 		return l2d_cudnn_fused_conv(Task::conv, Task::fuse_relu, g, x, c, s);
 	};
+	CUA_CHECK(mempool_keep());
 	return l2d_chain<Task, float>(in, n_in, out, n_out, conv, Task::fuse_relu ? 1 : 0, s);
 }
 

@@ -17,25 +17,7 @@
 
 static inline int cua_cnn_sigmoid(cua_net_lib &b, cua_act<float> *a)
 {
-	cudnnActivationDescriptor_t ad = NULL;
-	cudnnTensorDescriptor_t td = NULL;
-	int rc;
-	CUA_CHECK(cua_net_own(b, a));
-	CUA_CHECK(net_lib_dnn(b.stream));
-	const float one = 1.0f, zero = 0.0f;
-	rc = (int)cudnnCreateActivationDescriptor(&ad);
-	if (!rc)
-		rc = (int)cudnnSetActivationDescriptor(ad, CUDNN_ACTIVATION_SIGMOID,
-		                                       CUDNN_NOT_PROPAGATE_NAN, 0.0);
-	if (!rc)
-		rc = net_lib_desc(*a, &td);
-	if (!rc)
-		rc = (int)cudnnActivationForward(conv_handle, ad, &one, td, a->p, &zero, td, a->p);
-	if (td)
-		cudnnDestroyTensorDescriptor(td);
-	if (ad)
-		cudnnDestroyActivationDescriptor(ad);
-	return rc ? rc : cua_net_last_error();
+	return net_lib_act_forward(b, a, CUDNN_ACTIVATION_SIGMOID, 0.0);
 }
 
 #endif /* BASELINES_CUDNN_NET_LIB_CNN_CUH */

@@ -7,7 +7,8 @@
  *                        params buffer into cuDNN's weight space by one gather kernel (the
  *                        judge writes fresh inputs before every sample, so nothing packed
  *                        can be reused); each gate matrix is the [H, in] row-major block
- *                        PyTorch keeps, where cudnnGetRNNWeightParams puts it
+ *                        PyTorch keeps, where cudnnGetRNNWeightParams puts it (asked once
+ *                        per plan: a call only compares its packing table with the last)
  *     cua_net_attention  cuBLAS: scores = scale·K·Qᵀ per head (cublasSgemmBatched, reading
  *                        q and k in place in the qkv rows), the mask/softmax or ReLU as
  *                        net-seq.cuh's row kernel, then P·V straight into the merged
@@ -25,6 +26,7 @@
 
 #define SEQ_LIB_PLANS 8
 #define SEQ_LIB_MAX_COPIES 2048   /* (pseudo-layer, gate matrix or bias) pieces of a stack */
+#define SEQ_LIB_MAX_SLOTS 512     /* (pseudo-layer, gate matrix) pairs of a stack */
 
 /* One piece of the packing: n floats from src (relative to the first weight) to dst (in
  * the weight space). */
@@ -32,7 +34,14 @@ struct seq_lib_copy {
 	int64_t src, dst, n;
 };
 
-/* A planned stack: descriptors, weight space, workspace, packing table. */
+/* Where cuDNN keeps one gate matrix of a pseudo-layer and its bias: offsets in the weight
+ * space (b_dst -1: no bias). */
+struct seq_lib_slot {
+	int64_t m_dst, b_dst;
+};
+
+/* A planned stack: descriptors, weight space, workspace, gate matrices' places, packing
+ * table. */
 struct seq_lib_plan {
 	struct seq_rnn_dims d;
 	cudnnRNNDescriptor_t rnn;
@@ -43,6 +52,7 @@ struct seq_lib_plan {
 	float *wspace;
 	void *work;
 	int32_t *dev_seq;
+	struct seq_lib_slot slots[SEQ_LIB_MAX_SLOTS];   /* [pseudo-layer][gate matrix] */
 	int n_copies;
 	struct seq_lib_copy *copies;       /* device */
 	struct seq_lib_copy host[SEQ_LIB_MAX_COPIES];
@@ -83,8 +93,57 @@ static inline cudnnRNNMode_t seq_lib_mode(enum seq_cell c)
 			return seq_lib_rc_;                                                \
 	} while (0)
 
-/* Creates plan p for d (descriptors, spaces); returns 0 or a status. A failed plan is
- * left half-made and never counted, so the next call retries. */
+/* Where every gate matrix and bias of plan p goes in its weight space
+ * (cudnnGetRNNWeightParams), into p->slots, each matrix checked to be the H × cols block
+ * the packing copies; once, when p is made. */
+static int seq_lib_plan_slots(struct seq_lib_plan *p)
+{
+	const struct seq_rnn_dims *d = &p->d;
+	const int G = (int)d->cell;
+	const int64_t H = d->H;
+	if (d->layers * d->dirs * 2 * G > SEQ_LIB_MAX_SLOTS)
+		return CUA_CHECK_E_PARAM;
+	cudnnTensorDescriptor_t md = NULL, bd = NULL;
+	int rc = (int)cudnnCreateTensorDescriptor(&md);
+	if (!rc)
+		rc = (int)cudnnCreateTensorDescriptor(&bd);
+	for (int pl = 0; !rc && pl < d->layers * d->dirs; pl++) {
+		const int64_t in = pl < d->dirs ? d->I : d->dirs * H;
+		for (int lin = 0; !rc && lin < 2 * G; lin++) {
+			const bool rec = lin >= G, has_b = !rec || d->rec_bias;
+			const int64_t cols = rec ? H : in;
+			void *ma = NULL, *ba = NULL;
+			rc = (int)cudnnGetRNNWeightParams(conv_handle, p->rnn, pl, p->wsize, p->wspace,
+			                                  lin, md, &ma, bd, &ba);
+			if (rc || ma == NULL || (has_b && ba == NULL)) {
+				rc = rc ? rc : CUA_CHECK_E_PARAM;
+				break;
+			}
+			/* the matrix cuDNN describes must be the H × cols block we copy */
+			cudnnDataType_t dt;
+			int nd = 0, md_dims[8], md_str[8];
+			rc = (int)cudnnGetTensorNdDescriptor(md, 8, &dt, &nd, md_dims, md_str);
+			int64_t numel = 1;
+			for (int i = 0; !rc && i < nd; i++)
+				numel *= md_dims[i];
+			if (rc || dt != CUDNN_DATA_FLOAT || numel != H * cols) {
+				rc = rc ? rc : CUA_CHECK_E_SHAPE;
+				break;
+			}
+			struct seq_lib_slot *sl = &p->slots[pl * 2 * G + lin];
+			sl->m_dst = (float *)ma - p->wspace;
+			sl->b_dst = has_b ? (float *)ba - p->wspace : -1;
+		}
+	}
+	if (md)
+		cudnnDestroyTensorDescriptor(md);
+	if (bd)
+		cudnnDestroyTensorDescriptor(bd);
+	return rc;
+}
+
+/* Creates plan p for d (descriptors, spaces, the gate matrices' places); returns 0 or a
+ * status. A failed plan is left half-made and never counted, so the next call retries. */
 static int seq_lib_plan_make(struct seq_lib_plan *p, const struct seq_rnn_dims *d,
                              cudaStream_t s)
 {
@@ -139,12 +198,12 @@ static int seq_lib_plan_make(struct seq_lib_plan *p, const struct seq_rnn_dims *
 		SEQ_LIB_TRY(cudaMalloc(&p->work, p->work_size));
 	SEQ_LIB_TRY(cudaMalloc((void **)&p->copies, sizeof(p->host)));
 	(void)s;
-	return 0;
+	return seq_lib_plan_slots(p);
 }
 
-/* The packing table of plan p for weights w: where every gate matrix and bias goes in the
- * weight space (cudnnGetRNNWeightParams), its source relative to w[0].w_ih. Uploaded when it
- * differs from the last one (the first call, in practice). */
+/* The packing table of plan p for weights w: each gate matrix and bias from its place in
+ * the params buffer (relative to w[0].w_ih) to its slot. Uploaded when it differs from the
+ * last one (the first call, in practice); otherwise host arithmetic only. */
 static int seq_lib_plan_table(struct seq_lib_plan *p, const struct seq_rnn_w *w)
 {
 	const struct seq_rnn_dims *d = &p->d;
@@ -152,59 +211,32 @@ static int seq_lib_plan_table(struct seq_lib_plan *p, const struct seq_rnn_w *w)
 	const int64_t H = d->H;
 	struct seq_lib_copy t[SEQ_LIB_MAX_COPIES];
 	int n = 0;
-	cudnnTensorDescriptor_t md = NULL, bd = NULL;
-	int rc = (int)cudnnCreateTensorDescriptor(&md);
-	if (!rc)
-		rc = (int)cudnnCreateTensorDescriptor(&bd);
-	for (int pl = 0; !rc && pl < d->layers * d->dirs; pl++) {
+	for (int pl = 0; pl < d->layers * d->dirs; pl++) {
 		const int64_t in = pl < d->dirs ? d->I : d->dirs * H;
 		const struct seq_rnn_w *wl = &w[pl];
-		for (int lin = 0; !rc && lin < 2 * G; lin++) {
+		for (int lin = 0; lin < 2 * G; lin++) {
 			const bool rec = lin >= G;
 			const int g = rec ? lin - G : lin;
 			const int64_t cols = rec ? H : in, ld = rec ? wl->ld_hh : wl->ld_ih;
-			void *ma = NULL, *ba = NULL;
-			rc = (int)cudnnGetRNNWeightParams(conv_handle, p->rnn, pl, p->wsize, p->wspace,
-			                                  lin, md, &ma, bd, &ba);
-			const bool has_b = !rec || d->rec_bias;
+			const struct seq_lib_slot *sl = &p->slots[pl * 2 * G + lin];
 			/* the matrix in one piece, or a piece per row when it is a strided view */
-			const int pieces = (ld == cols ? 1 : (int)H) + (has_b ? 1 : 0);
-			if (rc || ma == NULL || (has_b && ba == NULL) || n + pieces > SEQ_LIB_MAX_COPIES) {
-				rc = rc ? rc : CUA_CHECK_E_PARAM;
-				break;
-			}
-			/* the matrix cuDNN describes must be the H × cols block we copy */
-			cudnnDataType_t dt;
-			int nd = 0, md_dims[8], md_str[8];
-			rc = (int)cudnnGetTensorNdDescriptor(md, 8, &dt, &nd, md_dims, md_str);
-			int64_t numel = 1;
-			for (int i = 0; !rc && i < nd; i++)
-				numel *= md_dims[i];
-			if (rc || dt != CUDNN_DATA_FLOAT || numel != H * cols) {
-				rc = rc ? rc : CUA_CHECK_E_SHAPE;
-				break;
-			}
+			const int pieces = (ld == cols ? 1 : (int)H) + (sl->b_dst >= 0 ? 1 : 0);
+			if (n + pieces > SEQ_LIB_MAX_COPIES)
+				return CUA_CHECK_E_PARAM;
 			const float *msrc = rec ? wl->w_hh + g * H * ld : wl->w_ih + g * H * ld;
-			const int64_t mdst = (float *)ma - p->wspace;
 			if (ld == cols) {
-				t[n++] = (struct seq_lib_copy){msrc - w[0].w_ih, mdst, H * cols};
+				t[n++] = (struct seq_lib_copy){msrc - w[0].w_ih, sl->m_dst, H * cols};
 			} else {
 				for (int64_t r = 0; r < H; r++)
 					t[n++] = (struct seq_lib_copy){msrc + r * ld - w[0].w_ih,
-					                               mdst + r * cols, cols};
+					                               sl->m_dst + r * cols, cols};
 			}
-			if (has_b) {
+			if (sl->b_dst >= 0) {
 				const float *bsrc = rec ? wl->b_hh + g * H : wl->b_ih + g * H;
-				t[n++] = (struct seq_lib_copy){bsrc - w[0].w_ih, (float *)ba - p->wspace, H};
+				t[n++] = (struct seq_lib_copy){bsrc - w[0].w_ih, sl->b_dst, H};
 			}
 		}
 	}
-	if (md)
-		cudnnDestroyTensorDescriptor(md);
-	if (bd)
-		cudnnDestroyTensorDescriptor(bd);
-	if (rc)
-		return rc;
 	if (!p->table_set || n != p->n_copies || memcmp(t, p->host, (size_t)n * sizeof(*t))) {
 		memcpy(p->host, t, (size_t)n * sizeof(*t));
 		p->n_copies = n;

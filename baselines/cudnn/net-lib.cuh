@@ -17,6 +17,10 @@
  *     softmax     cudnnSoftmaxForward (accurate, per instance over the last dim)
  *     linear      cublasSgemm, CUBLAS_DEFAULT_MATH (no TF32), then the bias
  * and net.cuh's own kernels for the rest (residual add, concat, adaptive pooling).
+ * Nothing is set up per call: the handles, every descriptor (per shape or setting:
+ * net_lib_cached) and every convolution's plan are made on the first call that needs
+ * them and kept, and the activations come from a pool that keeps its memory
+ * (../common/mempool-common.cuh), so a call after the first at a shape only enqueues.
  * Define CUA_NET_LIB_NO_CUDNN before including it for a cuBLAS-only baseline
  * (the MLPs, baselines/cublas/l3-NNN.cu): conv and the cuDNN ops are left out.
  * Every status is checked; failures return non-zero, never abort. */
@@ -24,6 +28,7 @@
 #define BASELINES_CUDNN_NET_LIB_CUH
 
 #include <cublas_v2.h>
+#include "../common/mempool-common.cuh"
 #include "net.cuh"
 #ifndef CUA_NET_LIB_NO_CUDNN
 #define CONV_MAX_PLANS 256         /* every conv shape of a network stays planned */
@@ -91,20 +96,144 @@ static inline int net_lib_dnn(cudaStream_t stream)
 	return (int)cudnnSetStream(conv_handle, stream);
 }
 
-/* A 4-D NCHW float descriptor of a (a 2-D [N, F] as [N, F, 1, 1]); *d is created. */
+/* ---- descriptors, made once per shape or setting ---- */
+
+#define NET_LIB_DESCS 256   /* of each kind: more than any network's distinct shapes */
+
+/* What a descriptor is made for, compared bytewise (every entry set). */
+struct net_lib_key {
+	int64_t v[4];
+};
+
+/* A least-recently-used cache of one kind of cuDNN descriptor. */
+template <class Desc>
+struct net_lib_cache {
+	struct net_lib_key key[NET_LIB_DESCS];
+	Desc desc[NET_LIB_DESCS];   /* NULL: unused */
+	uint64_t last[NET_LIB_DESCS];
+	uint64_t tick;
+};
+
+/* The descriptor c holds for k, or one made by make(&desc) (int make(Desc *)) in c's
+ * first free or least recently used entry, whose descriptor drop(desc) destroys: a
+ * descriptor the caller got just before is the most recent one, so never the victim.
+ * Kept for the life of the process; 0 or make's status. */
+template <class Desc, class Make, class Drop>
+static inline int net_lib_cached(net_lib_cache<Desc> &c, const struct net_lib_key &k, Make make,
+                                 Drop drop, Desc *out)
+{
+	int victim = 0;
+	for (int i = 0; i < NET_LIB_DESCS; i++) {
+		if (c.desc[i] && !memcmp(&c.key[i], &k, sizeof(k))) {
+			c.last[i] = ++c.tick;
+			*out = c.desc[i];
+			return 0;
+		}
+		if (c.desc[victim] && (!c.desc[i] || c.last[i] < c.last[victim]))
+			victim = i;
+	}
+	if (c.desc[victim]) {
+		drop(c.desc[victim]);
+		c.desc[victim] = NULL;
+	}
+	Desc d = NULL;
+	int rc = make(&d);
+	if (rc) {
+		if (d)
+			drop(d);
+		return rc;
+	}
+	c.key[victim] = k;
+	c.desc[victim] = d;
+	c.last[victim] = ++c.tick;
+	*out = d;
+	return 0;
+}
+
+static net_lib_cache<cudnnTensorDescriptor_t> net_lib_tensors, net_lib_bn_params;
+static net_lib_cache<cudnnActivationDescriptor_t> net_lib_acts;
+static net_lib_cache<cudnnPoolingDescriptor_t> net_lib_pools;
+
+static inline void net_lib_drop_tensor(cudnnTensorDescriptor_t d)
+{
+	cudnnDestroyTensorDescriptor(d);
+}
+
+/* The packed 4-D NCHW float descriptor of extents s. */
+static inline int net_lib_tensor4(const int64_t *s, cudnnTensorDescriptor_t *d)
+{
+	struct net_lib_key k;
+	for (int i = 0; i < 4; i++) {
+		if (s[i] < 1 || s[i] > INT32_MAX)
+			return CUA_CHECK_E_SHAPE;
+		k.v[i] = s[i];
+	}
+	auto make = [&k](cudnnTensorDescriptor_t *t) {
+		cudnnStatus_t st = cudnnCreateTensorDescriptor(t);
+		if (st == CUDNN_STATUS_SUCCESS)
+			st = cudnnSetTensor4dDescriptor(*t, CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT,
+			                                (int)k.v[0], (int)k.v[1], (int)k.v[2],
+			                                (int)k.v[3]);
+		return (int)st;
+	};
+	return net_lib_cached(net_lib_tensors, k, make, net_lib_drop_tensor, d);
+}
+
+/* The descriptor of a (a 2-D [N, F] as [N, F, 1, 1]). */
 static inline int net_lib_desc(const cua_act<float> &a, cudnnTensorDescriptor_t *d)
 {
-	cudnnStatus_t st = cudnnCreateTensorDescriptor(d);
-	if (st != CUDNN_STATUS_SUCCESS)
+	const int64_t s[4] = {a.s[0], a.nd > 1 ? a.s[1] : 1, a.nd > 2 ? a.s[2] : 1,
+	                      a.nd > 3 ? a.s[3] : 1};
+	return net_lib_tensor4(s, d);
+}
+
+/* a's descriptor and its spatial BatchNorm parameters' ([1, C, 1, 1]). */
+static inline int net_lib_bn_descs(const cua_act<float> &a, cudnnTensorDescriptor_t *td,
+                                   cudnnTensorDescriptor_t *bd)
+{
+	CUA_CHECK(net_lib_desc(a, td));
+	const struct net_lib_key k = {{a.s[0], a.nd > 1 ? a.s[1] : 1, a.nd > 2 ? a.s[2] : 1,
+	                               a.nd > 3 ? a.s[3] : 1}};
+	const cudnnTensorDescriptor_t x = *td;
+	auto make = [x](cudnnTensorDescriptor_t *t) {
+		cudnnStatus_t st = cudnnCreateTensorDescriptor(t);
+		if (st == CUDNN_STATUS_SUCCESS)
+			st = cudnnDeriveBNTensorDescriptor(*t, x, CUDNN_BATCHNORM_SPATIAL);
 		return (int)st;
-	int64_t s[4] = {a.s[0], a.nd > 1 ? a.s[1] : 1, a.nd > 2 ? a.s[2] : 1,
-	                a.nd > 3 ? a.s[3] : 1};
-	for (int i = 0; i < 4; i++)
-		if (s[i] > INT32_MAX)
-			return CUA_CHECK_E_SHAPE;
-	st = cudnnSetTensor4dDescriptor(*d, CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT, (int)s[0],
-	                                (int)s[1], (int)s[2], (int)s[3]);
-	return (int)st;
+	};
+	return net_lib_cached(net_lib_bn_params, k, make, net_lib_drop_tensor, bd);
+}
+
+/* The activation descriptor of mode with coefficient coef (NaN not propagated). */
+static inline int net_lib_act_desc(cudnnActivationMode_t mode, double coef,
+                                   cudnnActivationDescriptor_t *d)
+{
+	int64_t bits;
+	memcpy(&bits, &coef, sizeof(bits));
+	const struct net_lib_key k = {{(int64_t)mode, bits, 0, 0}};
+	auto make = [mode, coef](cudnnActivationDescriptor_t *a) {
+		cudnnStatus_t st = cudnnCreateActivationDescriptor(a);
+		if (st == CUDNN_STATUS_SUCCESS)
+			st = cudnnSetActivationDescriptor(*a, mode, CUDNN_NOT_PROPAGATE_NAN, coef);
+		return (int)st;
+	};
+	auto drop = [](cudnnActivationDescriptor_t a) { cudnnDestroyActivationDescriptor(a); };
+	return net_lib_cached(net_lib_acts, k, make, drop, d);
+}
+
+/* a = f(a) in place by cudnnActivationForward (mode, coef). */
+static inline int net_lib_act_forward(cua_net_lib &b, cua_act<float> *a,
+                                      cudnnActivationMode_t mode, double coef)
+{
+	cudnnActivationDescriptor_t ad;
+	cudnnTensorDescriptor_t td;
+	CUA_CHECK(cua_net_own(b, a));
+	CUA_CHECK(net_lib_dnn(b.stream));
+	CUA_CHECK(net_lib_act_desc(mode, coef, &ad));
+	CUA_CHECK(net_lib_desc(*a, &td));
+	const float one = 1.0f, zero = 0.0f;
+	int rc = (int)cudnnActivationForward(conv_handle, ad, &one, td, a->p, &zero, td, a->p);
+	return rc ? rc : cua_net_last_error();
 }
 
 template <typename T>
@@ -144,28 +273,10 @@ static inline int cua_net_conv2d(cua_net_lib &b, const cua_act<float> &x, const 
 
 static inline int net_lib_activate(cua_net_lib &b, cua_act<float> *a, int act)
 {
-	cudnnActivationDescriptor_t ad = NULL;
-	cudnnTensorDescriptor_t td = NULL;
-	int rc;
 	if (act == CUA_NET_NONE)
 		return 0;
-	CUA_CHECK(cua_net_own(b, a));
-	CUA_CHECK(net_lib_dnn(b.stream));
-	const float one = 1.0f, zero = 0.0f;
-	rc = (int)cudnnCreateActivationDescriptor(&ad);
-	if (!rc)
-		rc = (int)cudnnSetActivationDescriptor(
-			ad, act == CUA_NET_RELU6 ? CUDNN_ACTIVATION_CLIPPED_RELU : CUDNN_ACTIVATION_RELU,
-			CUDNN_NOT_PROPAGATE_NAN, act == CUA_NET_RELU6 ? 6.0 : 0.0);
-	if (!rc)
-		rc = net_lib_desc(*a, &td);
-	if (!rc)
-		rc = (int)cudnnActivationForward(conv_handle, ad, &one, td, a->p, &zero, td, a->p);
-	if (td)
-		cudnnDestroyTensorDescriptor(td);
-	if (ad)
-		cudnnDestroyActivationDescriptor(ad);
-	return rc ? rc : cua_net_last_error();
+	return act == CUA_NET_RELU6 ? net_lib_act_forward(b, a, CUDNN_ACTIVATION_CLIPPED_RELU, 6.0)
+	                            : net_lib_act_forward(b, a, CUDNN_ACTIVATION_RELU, 0.0);
 }
 
 static inline int cua_net_relu(cua_net_lib &b, cua_act<float> *a)
@@ -183,29 +294,19 @@ static inline int cua_net_batchnorm(cua_net_lib &b, cua_act<float> *x, const flo
                                     const float *beta, int act = CUA_NET_NONE,
                                     double eps = 1e-5)
 {
-	cudnnTensorDescriptor_t td = NULL, bd = NULL;
+	cudnnTensorDescriptor_t td, bd;
 	cua_act<float> y;
-	int rc;
 	if (!gamma || !beta)
 		return CUA_CHECK_E_NULL;
 	if (x->nd < 2)
 		return CUA_CHECK_E_NDIM;
 	CUA_CHECK(net_lib_dnn(b.stream));
+	CUA_CHECK(net_lib_bn_descs(*x, &td, &bd));
 	CUA_CHECK(cua_net_alloc(b, x->nd, x->s, &y));
 	const float one = 1.0f, zero = 0.0f;
-	rc = net_lib_desc(*x, &td);
-	if (!rc)
-		rc = (int)cudnnCreateTensorDescriptor(&bd);
-	if (!rc)
-		rc = (int)cudnnDeriveBNTensorDescriptor(bd, td, CUDNN_BATCHNORM_SPATIAL);
-	if (!rc)
-		rc = (int)cudnnBatchNormalizationForwardTraining(
-			conv_handle, CUDNN_BATCHNORM_SPATIAL, &one, &zero, td, x->p, td, y.p, bd, gamma,
-			beta, 0.0, NULL, NULL, eps, NULL, NULL);
-	if (td)
-		cudnnDestroyTensorDescriptor(td);
-	if (bd)
-		cudnnDestroyTensorDescriptor(bd);
+	int rc = (int)cudnnBatchNormalizationForwardTraining(
+		conv_handle, CUDNN_BATCHNORM_SPATIAL, &one, &zero, td, x->p, td, y.p, bd, gamma, beta,
+		0.0, NULL, NULL, eps, NULL, NULL);
 	if (rc) {
 		cua_net_free(b, &y);
 		return rc;
@@ -216,34 +317,41 @@ static inline int cua_net_batchnorm(cua_net_lib &b, cua_act<float> *x, const flo
 	return net_lib_activate(b, x, act);
 }
 
+/* The pooling descriptor of a k×k window, stride s, padding p: max (deterministic) or
+ * average counting the padding; NaN not propagated. */
+static inline int net_lib_pool_desc(bool max, int64_t k, int64_t s, int64_t p,
+                                    cudnnPoolingDescriptor_t *d)
+{
+	if (k < 1 || k > INT32_MAX || s < 1 || s > INT32_MAX || p < 0 || p > INT32_MAX)
+		return CUA_CHECK_E_PARAM;
+	const struct net_lib_key key = {{max ? 1 : 0, k, s, p}};
+	auto make = [max, k, s, p](cudnnPoolingDescriptor_t *pd) {
+		cudnnStatus_t st = cudnnCreatePoolingDescriptor(pd);
+		if (st == CUDNN_STATUS_SUCCESS)
+			st = cudnnSetPooling2dDescriptor(
+				*pd, max ? CUDNN_POOLING_MAX_DETERMINISTIC
+				         : CUDNN_POOLING_AVERAGE_COUNT_INCLUDE_PADDING,
+				CUDNN_NOT_PROPAGATE_NAN, (int)k, (int)k, (int)p, (int)p, (int)s, (int)s);
+		return (int)st;
+	};
+	auto drop = [](cudnnPoolingDescriptor_t pd) { cudnnDestroyPoolingDescriptor(pd); };
+	return net_lib_cached(net_lib_pools, key, make, drop, d);
+}
+
 static inline int net_lib_pool(cua_net_lib &b, const cua_act<float> &x, int64_t k, int64_t s,
                                int64_t p, bool max, cua_act<float> *y)
 {
 	struct cua_pool2d_desc d;
-	cudnnPoolingDescriptor_t pd = NULL;
-	cudnnTensorDescriptor_t xd = NULL, yd = NULL;
-	int rc;
+	cudnnPoolingDescriptor_t pd;
+	cudnnTensorDescriptor_t xd, yd;
 	CUA_CHECK(net_pool_desc(x, k, s, p, !max, &d));
 	CUA_CHECK(net_lib_dnn(b.stream));
+	CUA_CHECK(net_lib_pool_desc(max, k, s, p, &pd));
 	CUA_CHECK(cua_net_alloc4(b, d.N, d.C, d.OH, d.OW, y));
+	CUA_CHECK(net_lib_desc(x, &xd));
+	CUA_CHECK(net_lib_desc(*y, &yd));
 	const float one = 1.0f, zero = 0.0f;
-	rc = (int)cudnnCreatePoolingDescriptor(&pd);
-	if (!rc)
-		rc = (int)cudnnSetPooling2dDescriptor(
-			pd, max ? CUDNN_POOLING_MAX_DETERMINISTIC : CUDNN_POOLING_AVERAGE_COUNT_INCLUDE_PADDING,
-			CUDNN_NOT_PROPAGATE_NAN, (int)k, (int)k, (int)p, (int)p, (int)s, (int)s);
-	if (!rc)
-		rc = net_lib_desc(x, &xd);
-	if (!rc)
-		rc = net_lib_desc(*y, &yd);
-	if (!rc)
-		rc = (int)cudnnPoolingForward(conv_handle, pd, &one, xd, x.p, &zero, yd, y->p);
-	if (xd)
-		cudnnDestroyTensorDescriptor(xd);
-	if (yd)
-		cudnnDestroyTensorDescriptor(yd);
-	if (pd)
-		cudnnDestroyPoolingDescriptor(pd);
+	int rc = (int)cudnnPoolingForward(conv_handle, pd, &one, xd, x.p, &zero, yd, y->p);
 	return rc ? rc : cua_net_last_error();
 }
 
@@ -262,36 +370,32 @@ static inline int cua_net_avgpool2d(cua_net_lib &b, const cua_act<float> &x, int
 /* In place over the last dimension: cuDNN's instance softmax over C of [rows, cols, 1, 1]. */
 static inline int cua_net_softmax(cua_net_lib &b, cua_act<float> *a)
 {
-	cudnnTensorDescriptor_t td = NULL;
-	int rc;
+	cudnnTensorDescriptor_t td;
 	CUA_CHECK(cua_net_own(b, a));
 	CUA_CHECK(net_lib_dnn(b.stream));
 	const int64_t cols = a->s[a->nd - 1], rows = a->numel() / cols;
-	if (rows > INT32_MAX || cols > INT32_MAX)
-		return CUA_CHECK_E_SHAPE;
+	const int64_t s[4] = {rows, cols, 1, 1};
+	CUA_CHECK(net_lib_tensor4(s, &td));
 	const float one = 1.0f, zero = 0.0f;
-	rc = (int)cudnnCreateTensorDescriptor(&td);
-	if (!rc)
-		rc = (int)cudnnSetTensor4dDescriptor(td, CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT, (int)rows,
-		                                     (int)cols, 1, 1);
-	if (!rc)
-		rc = (int)cudnnSoftmaxForward(conv_handle, CUDNN_SOFTMAX_ACCURATE,
-		                              CUDNN_SOFTMAX_MODE_INSTANCE, &one, td, a->p, &zero, td,
-		                              a->p);
-	if (td)
-		cudnnDestroyTensorDescriptor(td);
+	int rc = (int)cudnnSoftmaxForward(conv_handle, CUDNN_SOFTMAX_ACCURATE,
+	                                  CUDNN_SOFTMAX_MODE_INSTANCE, &one, td, a->p, &zero, td,
+	                                  a->p);
 	return rc ? rc : cua_net_last_error();
 }
 
 #endif /* CUA_NET_LIB_NO_CUDNN */
 
-/* The library baseline's cua_solve: FORWARD (the task's template) on cua_net_lib. */
+/* The library baseline's cua_solve: FORWARD (the task's template) on cua_net_lib, its
+ * activations (net.cuh's cudaMallocAsync) from a pool that stays mapped between calls. */
 #define CUA_NET_LIB_ENTRY_POINT(FORWARD)                                                  \
 	extern "C" CUA_EXPORT int cua_solve(const struct cua_tensor *in, int n_in,            \
 	                                    struct cua_tensor *out, int n_out,                \
 	                                    cudaStream_t stream)                              \
 	{                                                                                     \
 		cua_net_lib b;                                                                    \
+		int rc = mempool_keep();                                                          \
+		if (rc)                                                                           \
+			return rc;                                                                    \
 		cua_net_start(b, stream);                                                         \
 		return cua_net_finish(b, FORWARD(b, in, n_in, out, n_out));                       \
 	}
