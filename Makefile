@@ -159,13 +159,13 @@ $(BUILD)/net-dry-vit: tests/net-dry-vit.cu tests/net-dry-main.cuh tests/net-dry-
 # `make test` takes one baseline of each shared header (BLDRY); `make baseline-dry`, all.
 BLDRY_DIR := $(BUILD)/tests/bl-dry
 BLDRY_ALL := $(patsubst baselines/%.cu,%,$(wildcard baselines/cudnn/*.cu baselines/cublas/*.cu))
-BLDRY     := cudnn/relu cudnn/softmax cudnn/maxpool-2d cudnn/avgpool-3d cudnn/mean-dim \
-             cudnn/conv2d cudnn/conv-1d cudnn/conv-transpose2d cudnn/conv-2d-depthwise-separable \
+BLDRY     := cudnn/relu cudnn/softmax cudnn/l1-042 cudnn/l1-046 cudnn/mean-dim \
+             cudnn/l1-063 cudnn/l1-067 cudnn/l1-057 cudnn/l1-086 \
              cudnn/batchnorm cudnn/instancenorm cudnn/l2-001-unfused cudnn/l2-001-fused \
              cudnn/l2-002-unfused cudnn/l2-006-unfused cudnn/l2-006-fused cudnn/l2-003-unfused \
              cudnn/l2-038-unfused cudnn/l2-092-unfused cudnn/l2-092-fused cudnn/l3-004 \
              cudnn/l3-006 cudnn/l3-028 cudnn/l3-035 cudnn/l3-043 cublas/sgemm \
-             cublas/matrix-scalar cublas/sgemv cublas/sgemm-batched cublas/l2-009-unfused \
+             cublas/l1-005 cublas/sgemv cublas/sgemm-batched cublas/l2-009-unfused \
              cublas/l2-009-fused cublas/l3-001
 $(BLDRY_DIR)/%.so: baselines/%.cu $(wildcard baselines/*/*.cuh) $(wildcard tasks/common/*.cuh) \
                    include/cuarena.h
@@ -181,8 +181,8 @@ $(BUILD)/tests/baseline-dry: tests/baseline-dry.c tests/baseline-dry-shim.c \
 
 # The check's controls (tests/data/bl-dry/faults.cu): each fault must be caught, "kept" pass.
 BLDRY_FAULTS := alloc pool event sync stream pointer
-BLDRY_FIX    := $(BLDRY_FAULTS:%=!$(BUILD)/tests/bl-dry-fix/%.so:L1/021-relu) \
-                $(BUILD)/tests/bl-dry-fix/kept.so:L1/021-relu
+BLDRY_FIX    := $(BLDRY_FAULTS:%=!$(BUILD)/tests/bl-dry-fix/%.so:L1/019-relu) \
+                $(BUILD)/tests/bl-dry-fix/kept.so:L1/019-relu
 $(BUILD)/tests/bl-dry-fix/%.so: tests/data/bl-dry/faults.cu baselines/common/mempool-common.cuh
 	@mkdir -p $(dir $@)
 	$(NVCC) -std=c++17 -Iinclude -Ibaselines/common -DFAULT='"$*"' \

@@ -4,6 +4,9 @@
  * window, stride and zero padding, floor mode. 1-D runs as 2-D with H = 1 in
  * front of L. The output extents cuDNN derives are checked against y's shape.
  * Descriptors are made on the first call and re-set only when the shape changes.
+ * cuDNN's Nd strides are int: an x or y of more than INT_MAX elements is pooled in
+ * slices of its N·C images, each [rows, 1, spatial...] (pooling never mixes two
+ * images), one cudnnPoolingForward per slice.
  *
  * A baseline states its task's mode and geometry in a struct pool_spec and
  * calls pool_forward(). Every status is checked; failures return non-zero (a
@@ -16,6 +19,7 @@
 #pragma nv_diag_suppress 1444
 #pragma nv_diag_suppress 1215
 #include <limits.h>
+#include <stdint.h>
 #include <string.h>
 #include <cudnn.h>
 #include "cuarena.h"
@@ -41,6 +45,9 @@ static cudnnPoolingDescriptor_t pool_desc;
 /* The shape the descriptors hold: x's extents then y's, or with api_2d
  * N, C, H, W, OH, OW; all 0 = none. */
 static int64_t pool_cached[2 * POOL_MAX_RANK];
+/* The slices of that shape: how many, and the elements of x and y in one (1, x's and
+ * y's element counts, when the whole tensor fits cuDNN's int strides). */
+static int64_t pool_parts, pool_part_x, pool_part_y;
 
 static inline int pool_setup(const struct pool_spec *sp)
 {
@@ -104,9 +111,32 @@ static inline int pool_set_shape_nd(const struct pool_spec *sp, const int64_t *s
 	const int xr = sp->x_rank, rank = sp->nsp + 2;
 	int xd[POOL_MAX_RANK], xs[POOL_MAX_RANK], yd[POOL_MAX_RANK], ys[POOL_MAX_RANK];
 	int od[POOL_MAX_RANK];
+	int64_t slice[2 * POOL_MAX_RANK], xn = 1, yn = 1;
 	memset(pool_cached, 0, sizeof(pool_cached));
-	pool_nd_dims(s, xr, rank, xd, xs);
-	pool_nd_dims(s + xr, xr, rank, yd, ys);
+	memcpy(slice, s, 2 * xr * sizeof(*s));
+	for (int i = 0; i < xr; i++) {
+		xn *= s[i];
+		yn *= s[xr + i];
+	}
+	pool_parts = 1;
+	pool_part_x = xn;
+	pool_part_y = yn;
+	if (xn > INT_MAX || yn > INT_MAX) {
+		/* rows images of px (py) elements each: the most rows that fit, dividing rows */
+		const int64_t rows = s[0] * s[1], px = xn / rows, py = yn / rows;
+		int64_t r = INT_MAX / (px > py ? px : py);
+		if (r < 1)
+			return -4;   /* one image alone is over cuDNN's int strides */
+		while (rows % r != 0)
+			r--;
+		slice[0] = slice[xr] = r;
+		slice[1] = slice[xr + 1] = 1;
+		pool_parts = rows / r;
+		pool_part_x = r * px;
+		pool_part_y = r * py;
+	}
+	pool_nd_dims(slice, xr, rank, xd, xs);
+	pool_nd_dims(slice + xr, xr, rank, yd, ys);
 	cudnnStatus_t st = cudnnSetTensorNdDescriptor(pool_xdesc, CUDNN_DATA_FLOAT, rank, xd, xs);
 	if (st != CUDNN_STATUS_SUCCESS)
 		return (int)st;
@@ -147,7 +177,7 @@ static inline int pool_set_shape_2d(const int64_t *s)
 }
 
 /* The shape key of x and y into s: its length, or -4 for an extent cuDNN
- * cannot take (Nd: x's element count must fit cuDNN's int strides). */
+ * cannot take (each extent an int; Nd: x's and y's element counts an int64). */
 static inline int pool_key(const struct pool_spec *sp, const struct cua_tensor *x,
                            const struct cua_tensor *y, int64_t *s)
 {
@@ -160,13 +190,15 @@ static inline int pool_key(const struct pool_spec *sp, const struct cua_tensor *
 		return 6;
 	}
 	const int xr = sp->x_rank;
-	int64_t xn = 1;   /* elements of x: cuDNN's strides are int */
+	int64_t xn = 1, yn = 1;   /* elements of x and y: sliced above INT_MAX, never over int64 */
 	for (int i = 0; i < xr; i++) {
 		s[i] = x->shape[i];
 		s[xr + i] = y->shape[i];
-		if (s[i] < 1 || s[i] > INT_MAX / xn || s[xr + i] < 1 || s[xr + i] > INT_MAX)
+		if (s[i] < 1 || s[i] > INT_MAX || s[xr + i] < 1 || s[xr + i] > INT_MAX ||
+		    xn > INT64_MAX / s[i] || yn > INT64_MAX / s[xr + i])
 			return -4;
 		xn *= s[i];
+		yn *= s[xr + i];
 	}
 	return 2 * xr;
 }
@@ -202,10 +234,14 @@ static inline int pool_forward(const struct pool_spec *sp, const struct cua_tens
 	if (st != CUDNN_STATUS_SUCCESS)
 		return (int)st;
 	const float one = 1.0f, zero = 0.0f;
-	st = cudnnPoolingForward(pool_handle, pool_desc, &one, pool_xdesc, x->data, &zero,
-	                         pool_ydesc, y->data);
-	if (st != CUDNN_STATUS_SUCCESS)
-		return (int)st;
+	const int64_t parts = sp->api_2d ? 1 : pool_parts;
+	for (int64_t k = 0; k < parts; k++) {
+		st = cudnnPoolingForward(pool_handle, pool_desc, &one, pool_xdesc,
+		                         (const float *)x->data + k * pool_part_x, &zero, pool_ydesc,
+		                         (float *)y->data + k * pool_part_y);
+		if (st != CUDNN_STATUS_SUCCESS)
+			return (int)st;
+	}
 	return (int)cudaGetLastError();
 }
 

@@ -1,4 +1,4 @@
-/* faults.cu — a ReLU baseline (L1/021-relu: x, y [B, D] f32) with one kind of per-call
+/* faults.cu — a ReLU baseline (L1/019-relu: x, y [B, D] f32) with one kind of per-call
  * host work that tests/baseline-dry.c must catch, chosen when it is built (-DFAULT="..."):
  *     alloc    a scratch buffer cudaMalloc'd and cudaFree'd every call
  *     pool     scratch from cudaMallocAsync every call, the pool left to give its memory back
