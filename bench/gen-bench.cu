@@ -99,8 +99,8 @@ int main(void)
 		unsigned long long h = 1;
 		cudaMemcpy(&h, bad, 8, cudaMemcpyDeviceToHost);
 		float t_old = ms_of(run_old, p, n, bad);
-		printf("%-24s chacha20 %.3f ms (verify %.3f ms, %llu differ), splitmix64 %.3f ms, "
-		       "%.1f GB/s written\n", names[k], t_new, t_ver, h, t_old,
+		printf("%-24s chacha%d %.3f ms (verify %.3f ms, %llu differ), splitmix64 %.3f ms, "
+		       "%.1f GB/s written\n", names[k], CUA_RNG_ROUNDS, t_new, t_ver, h, t_old,
 		       n * 4 / (t_new * 1e6));
 	}
 	cudaError_t e = cudaGetLastError();
