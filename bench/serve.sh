@@ -2,7 +2,10 @@
 # serve.sh — `cuarena serve` under a sustained load of real evaluations, against
 # `cuarena run` on the same work (issue 18). On the GPU machine, after make bundle:
 #
-#   bench/serve.sh [GLOB]     (default 0[0-2][0-9]-*: L1 tasks 001-029; GPUS=0,1 as --gpus)
+#   bench/serve.sh [GLOB]     (default @(019|0[23][0-9]|04[0-7])-*: the 29 L1 tasks 019-047,
+#                             KernelBench's activations, norms, poolings and reductions, whose
+#                             references run in milliseconds at its shapes (its matmuls 001-018
+#                             take up to hundreds); GPUS=0,1 as --gpus)
 #
 # The work is bench/throughput.sh's: for every task a kernel that writes nothing
 # (wrong_output), one that does not compile (compile_error) and the task's
@@ -17,9 +20,10 @@
 # per second of wall time); boards read its results. And the queue-wait and
 # latency percentiles. Files in OUT (default /tmp/cuarena-serve-bench).
 set -u
+shopt -s extglob
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BIN=$ROOT/build/cuarena
-GLOB=${1:-0[0-2][0-9]-*}
+GLOB=${1:-@(019|0[23][0-9]|04[0-7])-*}
 DIR=${OUT:-/tmp/cuarena-serve-bench}
 GPU_ARGS=()
 [ -n "${GPUS:-}" ] && GPU_ARGS=(--gpus "$GPUS")

@@ -30,7 +30,7 @@
 #                                        # resumed from .carry/replay.tgz (throughput
 #                                        # bench; its run is the sample for results/)
 #   tools/gpu-session.sh serve [GLOB]    # `cuarena serve` under a sustained load of real
-#                                        # evaluations (bench/serve.sh: L1 tasks 001-029,
+#                                        # evaluations (bench/serve.sh: L1 tasks 019-047,
 #                                        # 3 turns each) vs `cuarena run` on the same work,
 #                                        # on every GPU; self-checking, ends with
 #                                        # "serve: N passed, N failed"
@@ -192,7 +192,7 @@ serve)
 	ldd $BIN | grep 'not found' | sed 's/^/FAIL serve: a library is missing here: /'
 	gpus=$(IFS=,; echo "${DEVS[*]}")
 	GPUS=$gpus OUT=/tmp/gpu-session-serve timeout -k 20 "${SERVE_PHASE_S:-520}" \
-		bench/serve.sh "${2:-0[0-2][0-9]-*}" > "$OUT/serve.log" 2>&1
+		bench/serve.sh "${2:-@(019|0[23][0-9]|04[0-7])-*}" > "$OUT/serve.log" 2>&1
 	echo "rc=$?" >> "$OUT/serve.log"
 	tar czf "$OUT/serve.tgz" -C /tmp --exclude='gpu-session-serve/cache-*' \
 		--exclude='gpu-session-serve/*/work' gpu-session-serve
@@ -297,9 +297,9 @@ slurm)
 	fi
 	dev=${SLURM_GPU_DEV:-$(ls /dev/nvidia[0-9]* 2>/dev/null | head -n 1)}
 	[ -n "$dev" ] && ok "the GRES is $dev" || ko "no /dev/nvidia[0-9]*"
-	sel='@(004|021|035|050|051|054|094|095|096|099)-*'
+	sel='@(004|021|035|047|051|052|094|095|096|099)-*'
 	n=0
-	for num in 004 021 035 050 051 054 094 095 096 099; do
+	for num in 004 021 035 047 051 052 094 095 096 099; do
 		t=$(ls -d tasks/L1/$num-*/ 2>/dev/null | head -n 1)
 		[ -n "$t" ] || continue
 		id=L1/$(basename "$t"); n=$((n + 1))
@@ -319,7 +319,7 @@ slurm)
 	[ "$rc" = 0 ] && ok "the unsharded run: $(tail -n 1 "$OUT/slurm-whole.log" | cut -c1-160) ($((SECONDS - t0)) s)" ||
 		ko "the unsharded run exited $rc: $(tail -n 2 "$OUT/slurm-whole.log" | tr '\n' ' ')"
 	$BIN slurm --shards 2 --out "$D/night" "${args[@]}" \
-		--costs results/2026-11-29-h200-replay > "$OUT/slurm-job.log" 2>&1 &&
+		--costs "${SLURM_COSTS:-$D/whole}" > "$OUT/slurm-job.log" 2>&1 &&
 		ok "cuarena slurm wrote the job array" || ko "cuarena slurm: $(cat "$OUT/slurm-job.log")"
 	J=$D/.night.slurm
 	cat > "$D/on-cluster.sh" <<EOF
