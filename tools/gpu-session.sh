@@ -300,8 +300,10 @@ slurm)
 	sel='@(004|021|035|047|051|052|094|095|096|099)-*'
 	n=0
 	for num in 004 021 035 047 051 052 094 095 096 099; do
-		t=$(ls -d tasks/L1/$num-*/ 2>/dev/null | head -n 1)
+		# a task is a folder with a task.json (a copied tree may keep old folders empty)
+		t=$(ls -d tasks/L1/$num-*/task.json 2>/dev/null | head -n 1)
 		[ -n "$t" ] || continue
+		t=${t%task.json}
 		id=L1/$(basename "$t"); n=$((n + 1))
 		mkdir -p "$D/replay/$id"
 		printf '#include "cuarena.h"\nint cua_solve(const struct cua_tensor *i, int a, struct cua_tensor *o, int b, cudaStream_t s)\n{ return 0; }\n' \

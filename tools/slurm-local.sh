@@ -116,6 +116,11 @@ $GRES_TYPES
 NodeName=$HOST NodeAddr=127.0.0.1 CPUs=$CPUS $GRES_NODE State=UNKNOWN
 PartitionName=main Nodes=$HOST Default=YES MaxTime=INFINITE State=UP
 EOF
+# slurmd loads a cgroup plugin at start even when nothing uses cgroups (linuxproc,
+# task/none): on a cgroup-v2 host it autodetects cgroup/v2, whose plugin needs
+# libdbus and a systemd to make its scope (the H200 machine has neither: "slurmd
+# initialization failed"). cgroup/v1's start touches no cgroup, so ask for it.
+echo "CgroupPlugin=cgroup/v1" > "$T/cgroup.conf"
 export SLURM_CONF=$T/slurm.conf
 
 pids=""
