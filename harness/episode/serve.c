@@ -3,7 +3,7 @@
  * and the episode code of `run` and `env`; every evaluation appended to a
  * results folder (docs/SERVE.md, docs/RESULTS-FORMAT.md).
  *
- * Longer than the ~900 lines of STYLE on purpose: one server whose queue, builder
+ * Longer than docs/CODE-STYLE.md's ~900 lines on purpose: one server whose queue, builder
  * and GPU workers, episodes and routes share one state (struct server) and one
  * lock order; split, each part would need the whole of it.
  */

@@ -1,7 +1,7 @@
 /* sandbox.c — fork/exec of one untrusted child with rlimits, a scrubbed
  * environment, a private temp dir, captured output and a deadline (sandbox.h).
  *
- * Over the ~900 lines of STYLE: its two ways to run a child (once, or
+ * Over docs/CODE-STYLE.md's ~900 lines: its two ways to run a child (once, or
  * staying for exchange after exchange) share the helpers that make a child safe
  * (environment, rlimits, namespaces, the jail, capture), which must stay in one
  * place.
