@@ -76,18 +76,22 @@ $(BUILD)/obj/version.o: $(BUILD)/version.c
 
 FORCE:
 
-$(BUILD)/obj/%.o: %.c $(HARNESS_H) $(wildcard agents/*.h) include/cuarena.h
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -c $< -o $@
+# Each object depends on the headers it includes, as the compiler found them
+# (-MMD -MP: build/obj/**/*.d, read below; a removed header is no error).
+DEPFLAGS  := -MMD -MP
 
-$(BUILD)/obj/%.o: %.cc $(wildcard baselines/cudnn/*.cuh) include/cuarena.h
+$(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CXX) $(filter-out -std=c11 -D%,$(CFLAGS)) -std=c++17 -Iinclude -Ibaselines/cudnn \
+	$(CC) $(CFLAGS) $(DEPFLAGS) -c $< -o $@
+
+$(BUILD)/obj/%.o: %.cc
+	@mkdir -p $(dir $@)
+	$(CXX) $(filter-out -std=c11 -D%,$(CFLAGS)) $(DEPFLAGS) -std=c++17 -Iinclude -Ibaselines/cudnn \
 		-I$(CUDA_HOME)/include -c $< -o $@
 
-$(BUILD)/obj/%.o: %.cu $(HARNESS_H) include/cuarena.h
+$(BUILD)/obj/%.o: %.cu
 	@mkdir -p $(dir $@)
-	$(NVCC) $(NVFLAGS) -c $< -o $@
+	$(NVCC) $(NVFLAGS) $(DEPFLAGS) -c $< -o $@
 
 $(LIB): $(LIB_OBJS)
 	@mkdir -p $(dir $@)
@@ -102,25 +106,25 @@ $(BUILD)/cuarena: $(CLI_OBJS) $(AGENT_OBJS) $(LIB)
 # file system it is left with): the smallest program that maps the judge's
 # buffers and calls cua_solve.
 CANDFLAGS := -O2 -g -std=c11 $(WARN) -D_GNU_SOURCE -Iinclude -Iharness -I$(CUDA_HOME)/include
-$(BUILD)/obj/cand/%.o: harness/judge/%.c harness/judge/jail.h harness/judge/wire.h harness/common.h
+$(BUILD)/obj/cand/%.o: harness/judge/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CANDFLAGS) -c $< -o $@
+	$(CC) $(CANDFLAGS) $(DEPFLAGS) -c $< -o $@
 
-$(BUILD)/obj/cand/view.o: harness/view.c harness/view.h
+$(BUILD)/obj/cand/view.o: harness/view.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CANDFLAGS) -c $< -o $@
+	$(CC) $(CANDFLAGS) $(DEPFLAGS) -c $< -o $@
 
-$(BUILD)/obj/cand/main.o: harness/judge/cand/main.cu harness/judge/vmm.cuh harness/judge/jail.h harness/judge/wire.h include/cuarena.h
+$(BUILD)/obj/cand/main.o: harness/judge/cand/main.cu
 	@mkdir -p $(dir $@)
-	$(NVCC) $(NVFLAGS) -c $< -o $@
+	$(NVCC) $(NVFLAGS) $(DEPFLAGS) -c $< -o $@
 
 $(BUILD)/cuarena-cand: $(BUILD)/obj/cand/main.o $(BUILD)/obj/cand/jail.o $(BUILD)/obj/cand/wire.o \
                        $(BUILD)/obj/cand/view.o
 	$(NVCC) -o $@ $^ -cudart shared -ldl -Xlinker -rpath,$(CUDA_HOME)/lib64
 
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
+
 # ---- CPU tests (Criterion) -------------------------------------------------
-# the header the C test files share (temp folders, running the CLI)
-$(TEST_SRCS:%.c=$(BUILD)/obj/%.o): tests/cuarena-test.h
 
 $(BUILD)/test-suite: $(TEST_OBJS) $(AGENT_OBJS) $(LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(RPATH) -lcriterion $(LDLIBS)
@@ -191,16 +195,34 @@ $(BUILD)/tests/bl-dry-fix/%.so: tests/data/bl-dry/faults.cu baselines/common/mem
 baseline-dry: $(BUILD)/tests/baseline-dry $(BLDRY_ALL:%=$(BLDRY_DIR)/%.so)
 	$(BUILD)/tests/baseline-dry $(CURDIR) $(BLDRY_DIR) $(BLDRY_ALL)
 
-test: $(BUILD)/cuarena $(BUILD)/cuarena-cand $(BUILD)/test-suite $(HELPERS) $(SOFIXTURES) \
-      $(BUILD)/tests/fake-judge $(BUILD)/net-dry $(BUILD)/net-dry-seq $(BUILD)/net-dry-vit \
-      $(BUILD)/tests/baseline-dry $(BLDRY:%=$(BLDRY_DIR)/%.so) \
-      $(BLDRY_FAULTS:%=$(BUILD)/tests/bl-dry-fix/%.so) $(BUILD)/tests/bl-dry-fix/kept.so
+# `make test` runs every suite, each a target of its own (`make test-cli`, ...), and
+# goes on past a failing one: it ends naming the suites that failed, so one does not
+# hide the others. Each suite ends "N passed, N failed".
+TEST_SUITES := test-unit test-cli test-net-dry test-net-dry-seq test-net-dry-vit \
+               test-baseline-dry test-slurm
+.PHONY: $(TEST_SUITES)
+test:
+	@failed=""; for t in $(TEST_SUITES); do \
+		echo "== make $$t"; $(MAKE) --no-print-directory $$t || failed="$$failed $$t"; \
+	done; \
+	if [ -n "$$failed" ]; then echo "make test: failed:$$failed"; exit 1; fi; \
+	echo "make test: all $(words $(TEST_SUITES)) suites passed"
+
+test-unit: $(BUILD)/cuarena $(BUILD)/cuarena-cand $(BUILD)/test-suite $(HELPERS) $(SOFIXTURES) \
+           $(BUILD)/tests/fake-judge
 	CUARENA_ROOT=$(CURDIR) CUARENA_BUILD=$(CURDIR)/$(BUILD) $(BUILD)/test-suite --jobs 2
+test-cli: $(BUILD)/cuarena $(BUILD)/cuarena-cand $(HELPERS) $(SOFIXTURES) $(BUILD)/tests/fake-judge
 	tests/cli.sh $(BUILD)/cuarena
+test-net-dry: $(BUILD)/net-dry
 	tests/net-dry.sh $(BUILD)/net-dry
+test-net-dry-seq: $(BUILD)/net-dry-seq
 	tests/net-dry-seq.sh $(BUILD)/net-dry-seq
+test-net-dry-vit: $(BUILD)/net-dry-vit
 	tests/net-dry-vit.sh $(BUILD)/net-dry-vit
+test-baseline-dry: $(BUILD)/tests/baseline-dry $(BLDRY:%=$(BLDRY_DIR)/%.so) \
+                   $(BLDRY_FAULTS:%=$(BUILD)/tests/bl-dry-fix/%.so) $(BUILD)/tests/bl-dry-fix/kept.so
 	$(BUILD)/tests/baseline-dry $(CURDIR) $(BLDRY_DIR) $(BLDRY) $(BLDRY_FIX)
+test-slurm: $(BUILD)/cuarena $(BUILD)/cuarena-cand
 	tests/slurm.sh $(BUILD)/cuarena
 
 # ---- GPU suite (plain runner, no Criterion on the GPU machine) -------------
