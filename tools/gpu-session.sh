@@ -48,6 +48,11 @@
 #                                        # task's flops and bytes (= list --json), all
 #                                        # correct with a %SOL; self-checking, ends with
 #                                        # "resume: N passed, N failed"
+#   tools/gpu-session.sh ab [P...]       # bench/ab.sh: the earlier harness carried as
+#                                        # .carry/old (its tasks, include/, baselines/,
+#                                        # results/device, docs/prompts and build/) against
+#                                        # this one on its tasks, in turn (default: twelve L1
+#                                        # tasks of catalogue version 1); ends "ab: ... within"
 #   tools/gpu-session.sh slurm           # a real Slurm with GRES gpu (from .carry/slurm:
 #                                        # tools/slurm-carry.sh): ten L1 tasks, replay
 #                                        # agent, two shards of a job array merged vs the
@@ -273,6 +278,14 @@ PY
 	(cd "$OUT" && tar czf llm-run.tgz llm-run llm-run-bad llm-serve.log 2>/dev/null && rm -rf llm-run llm-run-bad)
 	echo "llm: $pass passed, $fail failed"
 	[ "$fail" = 0 ]
+	;;
+ab)
+	shift
+	[ $# -ge 1 ] || set -- 'L1/@(001-sgemm|004-matvec|021-relu|025-softmax|036-batchnorm|043-layernorm|045-maxpool-2d|050-sum-dim|056-conv2d-3x3|089-cumsum|094-mse-loss|100-sdpa)'
+	CUDA_VISIBLE_DEVICES=${DEVS[0]} OUT=$OUT/ab timeout "${AB_S:-540}" bench/ab.sh .carry/old "$@" \
+		> "$OUT/ab.log" 2>&1
+	echo "rc=$?" >> "$OUT/ab.log"
+	tail -n 16 "$OUT/ab.log"
 	;;
 slurm)
 	# issue 17: a real single-node Slurm with a GPU GRES (gres.conf File=/dev/nvidiaN,
