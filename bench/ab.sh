@@ -32,14 +32,18 @@ mkdir -p "$OUT"
 : > "$OUT/ab.jsonl"
 ROUNDS=${ROUNDS:-3}
 MAX=${MAX_TIME_S:-0.5}
-# the tasks: ids of OLD_ROOT's catalogue that a pattern names (by id or by folder)
-mapfile -t TASKS < <(CUARENA_ROOT=$OLD "$NEW_BIN" list --json | python3 -c '
-import fnmatch, json, sys
-pats = sys.argv[1:]
-for t in json.load(sys.stdin)["tasks"]:
-    i = t["id"]
-    if any(fnmatch.fnmatchcase(i, p) or fnmatch.fnmatchcase(i.split("/", 1)[1], p) for p in pats):
-        print(i)' "$@")
+# the tasks: ids of OLD_ROOT's catalogue that a pattern (extended glob) names, by id
+# or by folder
+shopt -s extglob
+TASKS=()
+while read -r id; do
+	for p in "$@"; do
+		# shellcheck disable=SC2254
+		case "$id" in $p) TASKS+=("$id"); break ;; esac
+		case "${id#*/}" in $p) TASKS+=("$id"); break ;; esac
+	done
+done < <(CUARENA_ROOT=$OLD "$NEW_BIN" list --json |
+	python3 -c 'import json, sys; print("\n".join(t["id"] for t in json.load(sys.stdin)["tasks"]))')
 [ ${#TASKS[@]} -ge 1 ] || { echo "ab: no task of $OLD matches: $*" >&2; exit 2; }
 echo "ab: ${#TASKS[@]} tasks, $ROUNDS rounds each side, old $OLD_BIN, new $NEW_BIN"
 for id in "${TASKS[@]}"; do
