@@ -617,11 +617,13 @@ int main(int argc, char **argv)
 {
 	char self[4096], exe[4200], root[4096], err[CUA_ERR_LEN];
 	const char *only = NULL;
-	/* the seed tasks by default; --tasks / --replay take other patterns */
+	/* the seed tasks by default; --tasks / --replay take other patterns. The convolution
+	 * is X/003 (its nvcc reference ~65 ms a call): KernelBench's L1/063 at its shape takes
+	 * 580 ms a call, 70 s of the suite's 490 s on the H200 (docs/MEASUREMENTS.md). */
 	const char *task_glob =
 		"@(001-square-matrix-multiplication|001-sgemm-tf32|002-vector-add|019-relu|"
 		"023-softmax|010-layernorm-last-dim|042-max-pooling-2d|"
-		"047-sum-reduction-over-a-dimension|063-conv-standard-2d-square-input-square-kernel)";
+		"047-sum-reduction-over-a-dimension|003-conv2d-strided)";
 	const char *replay_glob = task_glob;
 	struct cua_catalogue cat;
 
