@@ -19,11 +19,16 @@
 #
 # Environment: OUT (default /tmp/cuarena-throughput) holds replay/ and the run
 # (throughput-run/); GPUS (e.g. 0,1) is passed as --gpus; MAX_TIME_S (default 1)
-# caps each timing. When OUT already holds a run that was cut short (a device
+# caps each timing; TASKS_ROOT (default this checkout) is the catalogue the run
+# takes its tasks from (`--root`): an earlier harness's catalogue there measures
+# this harness on the same work as the earlier one (issue 24's Keep, whose figure
+# was taken over catalogue version 1's Level 1; version 2 is KernelBench's, with
+# reference calls of hundreds of ms). When OUT already holds a run that was cut short (a device
 # call's time limit), it is resumed: finished episodes are not repeated.
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 GLOB=${1:-*}
+TASKS_ROOT=$(cd "${TASKS_ROOT:-$ROOT}" && pwd)
 DIR=${OUT:-/tmp/cuarena-throughput}
 RUN=$DIR/throughput-run
 export CUARENA_CACHE=$DIR/cache
@@ -31,13 +36,13 @@ GPU_ARGS=()
 [ -n "${GPUS:-}" ] && GPU_ARGS=(--gpus "$GPUS")
 if [ -f "$RUN/run.json" ]; then
 	echo "throughput: resuming $RUN"
-	exec "$ROOT/build/cuarena" run --resume "$RUN" "${GPU_ARGS[@]}" \
+	exec "$ROOT/build/cuarena" --root "$TASKS_ROOT" run --resume "$RUN" "${GPU_ARGS[@]}" \
 		--max-time-s "${MAX_TIME_S:-1}"
 fi
 rm -rf "$DIR/cache"
 mkdir -p "$DIR/replay"
 SALT="throughput bench $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-for t in "$ROOT"/tasks/L*/*/; do
+for t in "$TASKS_ROOT"/tasks/L*/*/; do
 	t=${t%/}
 	id=$(basename "$(dirname "$t")")/$(basename "$t")
 	[ "$(basename "$(dirname "$t")")" = "L${LEVEL:-1}" ] || continue
@@ -59,6 +64,6 @@ CU
 	{ echo "// $id, $SALT"; cat "$t/reference.cu"; } > "$DIR/replay/$id/turn-3.cu"
 done
 printf '{"dir": "%s/replay"}\n' "$DIR" > "$DIR/agent.json"
-exec "$ROOT/build/cuarena" run --agent replay --agent-config "$DIR/agent.json" \
+exec "$ROOT/build/cuarena" --root "$TASKS_ROOT" run --agent replay --agent-config "$DIR/agent.json" \
 	--tasks "$GLOB" --level "${LEVEL:-1}" --turns 3 --out "$RUN" "${GPU_ARGS[@]}" \
 	--max-time-s "${MAX_TIME_S:-1}"
