@@ -37,7 +37,7 @@ export LSAN_OPTIONS = suppressions=$(CURDIR)/tests/lsan.supp,print_suppressions=
 endif
 
 # harness/ is the library, one folder per stage of the pipeline (catalogue,
-# compile, judge, episode, results, boards); harness/cli/ is the command-line
+# compile, judge, eval, results, episode, boards) over the ground floor (harness/*.c); harness/cli/ is the command-line
 # tool above it, which nothing in the library calls.
 HARNESS_C   := $(filter-out harness/cli/%,$(wildcard harness/*.c harness/*/*.c))
 HARNESS_CU  := $(wildcard harness/*/*.cu)

@@ -8,7 +8,7 @@
  * with a reason; the harness never blocks on it past the deadline, never dies
  * of SIGPIPE, and leaves no zombie. */
 #include "episode/agent.h"
-#include "judge/sandbox.h"
+#include "sandbox.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>

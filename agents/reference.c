@@ -4,7 +4,7 @@
  * Config: {"baseline": "nvcc"} (default) or e.g. {"baseline": "cudnn/relu"}; a
  * library baseline is judged under the task's library policy like any candidate. */
 #include "episode/agent.h"
-#include "judge/eval.h"
+#include "eval/eval.h"
 
 #include <string.h>
 #include <cjson/cJSON.h>

@@ -11,7 +11,7 @@
  * Spread: the same (cached) kernel evaluated in 5 separate invocations; the
  * spread of its timed median, (max - min) / median, target <= 1 %.
  */
-#include "judge/report.h"
+#include "eval/report.h"
 #include "catalogue/catalogue.h"
 
 #include <string.h>

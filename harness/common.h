@@ -2,7 +2,7 @@
  *
  * House rules every module follows:
  *   - names: cua_<module>_<verb>, the module being the file (cua_eval_* in
- *     judge/eval.c, cua_results_* in results/results.c); statics unprefixed.
+ *     eval/eval.c, cua_results_* in results/results.c); statics unprefixed.
  *   - x_free(p) frees a heap object and p itself; x_clear(p) frees what a
  *     caller-owned struct holds and leaves it empty. Both take NULL.
  *   - out of memory is fatal, as in git (xmalloc) and llm.c (mallocCheck):
@@ -134,6 +134,10 @@ char *cua_utf8_clean(const char *s, size_t len, size_t *out_len);
  * "\u009b". Printed, it cannot move the cursor, clear the screen, retitle the
  * window or disguise a line. cua_fput_term writes the same to f. */
 char *cua_term_text(const char *s);
+
+/* Keeps at most max bytes of s: the head and the tail with a marker between,
+ * each cut on a UTF-8 character's boundary. */
+char *cua_trim_text(const char *s, size_t len, size_t max);
 void cua_fput_term(FILE *f, const char *s);
 
 /* Adds s to the JSON object o as member k, cleaned as cua_utf8_clean does when

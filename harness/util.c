@@ -495,3 +495,34 @@ void cua_json_add_text(cJSON *o, const char *k, const char *s)
 	cJSON_AddStringToObject(o, k, clean);
 	free(clean);
 }
+
+char *cua_trim_text(const char *s, size_t len, size_t max)
+{
+	static const char mark[] = "\n[... %zu bytes cut ...]\n";
+	char *out;
+
+	if (!s)
+		return NULL;
+	if (len <= max) {
+		out = malloc(len + 1);
+		CUA_ASSERT(out);
+		memcpy(out, s, len);
+		out[len] = '\0';
+		return out;
+	}
+	/* both cuts on a character's boundary: never half of a UTF-8 sequence (a
+	 * continuation byte is 10xxxxxx), so valid text stays valid */
+	size_t head = max / 2, from = len - (max - head);
+	while (head > 0 && ((unsigned char)s[head] & 0xc0) == 0x80)
+		head--;
+	while (from < len && ((unsigned char)s[from] & 0xc0) == 0x80)
+		from++;
+	size_t tail = len - from;
+	out = malloc(max + sizeof(mark) + 32);
+	CUA_ASSERT(out);
+	memcpy(out, s, head);
+	int m = sprintf(out + head, mark, from - head);
+	memcpy(out + head + m, s + from, tail);
+	out[head + m + tail] = '\0';
+	return out;
+}

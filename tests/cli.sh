@@ -672,5 +672,10 @@ else
 	echo "SKIP  plot of the H200 replay run: no gnuplot (tools/deps.sh)"
 fi
 
+# the floor plan: no room of harness/ includes a room above it (docs/ARCHITECTURE.md)
+"$HERE/layers.sh" "$ROOT" > "$WORK/layers.log" 2>&1
+check $? "every #include of harness/ and agents/ names a room at or below its own ($(tail -n 1 "$WORK/layers.log"))"
+grep '^layers: .*:[0-9]* includes ' "$WORK/layers.log" | head -n 5 | sed 's/^/      /'
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

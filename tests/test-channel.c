@@ -11,7 +11,7 @@
 
 #include "judge/channel.h"
 #include "compile/compile.h"
-#include "judge/eval.h"
+#include "eval/eval.h"
 #include "catalogue/task.h"
 #include "cuarena-test.h"
 

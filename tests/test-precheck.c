@@ -1,4 +1,4 @@
-/* test-precheck.c — what is decided before a kernel runs (harness/compile/precheck.c), on
+/* test-precheck.c — what is decided before a kernel runs (harness/eval/precheck.c), on
  * real builds: legitimate CUDA links clean with the build flags, rejected kernels
  * get their verdict and advice, the SASS policy follows the task. Runs the real
  * nvcc and cuobjdump (skipped when either is missing); no GPU is needed. */
@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "catalogue/catalogue.h"
-#include "compile/precheck.h"
+#include "eval/precheck.h"
 #include "compile/sass.h"
 #include "cuarena-test.h"
 

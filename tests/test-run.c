@@ -14,7 +14,7 @@
 
 #include "catalogue/catalogue.h"
 #include "compile/compile.h"
-#include "judge/eval.h"
+#include "eval/eval.h"
 #include "episode/run.h"
 #include "results/results.h"
 #include "results/writer.h"

@@ -11,7 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "judge/sandbox.h"
+#include "sandbox.h"
 #include "cuarena-test.h"
 
 /* Path of a built helper program: $CUARENA_BUILD/tests/helpers/NAME. */

@@ -1,12 +1,12 @@
 /* test-sol.c — speed of light, device ceilings and speedups (harness/judge/device.c,
- * harness/judge/report.c).
+ * harness/eval/report.c).
  * Fixtures: tests/data/sol/ (three tasks and some broken ceilings files). */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <string.h>
 #include <cjson/cJSON.h>
 
-#include "judge/report.h"
+#include "eval/report.h"
 #include "cuarena-test.h"
 
 /* Root of the fixture tree, in a static buffer. */

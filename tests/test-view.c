@@ -385,9 +385,9 @@ Test(view, a_device_node_works_and_descriptors_stay)
 	close(held_fd);
 }
 
-/* ---- the sandbox's jail (harness/judge/sandbox.c), which the build runs in ---- */
+/* ---- the sandbox's jail (harness/sandbox.c), which the build runs in ---- */
 
-#include "judge/sandbox.h"
+#include "sandbox.h"
 
 Test(view, a_jailed_child_sees_its_view_alone_and_writes_as_nobody)
 {

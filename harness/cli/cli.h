@@ -4,7 +4,7 @@
 #define CUA_CLI_H
 
 #include "common.h"
-#include "judge/report.h"
+#include "eval/report.h"
 #include "catalogue/catalogue.h"
 
 /* Exit codes of the CLI (DESIGN.md §8). */

@@ -4,7 +4,7 @@
 #include "cli/cli.h"
 #include "compile/compile.h"
 #include "judge/jail.h"
-#include "judge/sandbox.h"
+#include "sandbox.h"
 #include "compile/sass.h"
 
 #include <errno.h>

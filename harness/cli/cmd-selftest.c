@@ -13,7 +13,7 @@
  * Prints one line per task and a final "N passed, N failed".
  */
 #include "cli/cli.h"
-#include "compile/precheck.h"
+#include "eval/precheck.h"
 
 #include <fnmatch.h>
 #include <math.h>

@@ -3,7 +3,7 @@
  * output) is printed with its control characters escaped (cua_fput_term): a
  * kernel's text cannot clear the screen and draw a table of its own. */
 #include "cli/cli.h"
-#include "compile/precheck.h"
+#include "eval/precheck.h"
 
 #include <math.h>
 #include <string.h>

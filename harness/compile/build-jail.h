@@ -7,7 +7,7 @@
 #define CUA_BUILD_JAIL_H
 
 #include "compile/compile.h"
-#include "judge/sandbox.h"
+#include "sandbox.h"
 #include "view.h"
 
 /* Where our files are in the jail: fixed paths, so that a build's command line

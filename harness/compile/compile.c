@@ -2,7 +2,6 @@
  * headers, the host compiler and our headers; unprivileged, no network), bounded
  * in time, memory, processes and output, and cached. */
 #include "compile/build-jail.h"
-#include "judge/verdict.h"
 
 #include <dirent.h>
 #include <errno.h>

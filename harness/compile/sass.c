@@ -2,7 +2,7 @@
  * task's precision policy (sass.h). The listing is untrusted text: every line is
  * bounded, nothing in it is executed or used as a path. */
 #include "compile/sass.h"
-#include "judge/sandbox.h"
+#include "sandbox.h"
 
 #include <ctype.h>
 #include <pthread.h>

@@ -8,7 +8,7 @@
 #include <signal.h>
 
 #include "common.h"
-#include "judge/report.h"
+#include "eval/report.h"
 #include "episode/reward.h"
 
 struct cJSON;

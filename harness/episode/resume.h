@@ -7,7 +7,7 @@
 
 #include "episode/episode.h"
 #include "episode/reward.h"
-#include "judge/report.h"
+#include "eval/report.h"
 #include "results/prior.h"
 
 struct cJSON;

@@ -10,7 +10,7 @@
 #ifndef CUA_SERVE_H
 #define CUA_SERVE_H
 
-#include "judge/eval.h"
+#include "eval/eval.h"
 
 struct cua_serve_opts {
 	const char *root;

@@ -70,7 +70,7 @@ extern "C" {
 #include "judge/vmm.cuh"
 extern "C" {
 #include "judge/jail.h"
-#include "judge/sandbox.h"
+#include "sandbox.h"
 #include "judge/wire.h"
 }
 #include <fcntl.h>

@@ -10,7 +10,7 @@
 
 #include "judge/channel.h"
 #include "common.h"
-#include "judge/sandbox.h"
+#include "sandbox.h"
 
 /* One evaluation on the judge of device `vis` (its CUDA_VISIBLE_DEVICES, ""
  * for none), started with so (channel_fd set) and env when there is none yet.

@@ -165,8 +165,4 @@ struct cJSON *cua_eval_to_json(const struct cua_eval *e);
 enum cua_status cua_eval_from_json(const struct cJSON *j, struct cua_eval *e,
                                    char *err, size_t errlen);
 
-/* Keeps at most max bytes of s: the head and the tail with a marker between,
- * each cut on a UTF-8 character's boundary. */
-char *cua_trim_text(const char *s, size_t len, size_t max);
-
 #endif /* CUA_VERDICT_H */

@@ -7,7 +7,7 @@
 #define CUA_PRIOR_H
 
 #include "results/results.h"
-#include "judge/report.h"
+#include "eval/report.h"
 
 struct cJSON;
 

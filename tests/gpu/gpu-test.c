@@ -10,7 +10,7 @@
  * The harness (this process) must survive all of them. Prints one line per test
  * and a final "N passed, N failed"; details go to $OUT/gpu-test.jsonl when OUT is set.
  */
-#include "judge/report.h"
+#include "eval/report.h"
 #include "judge/judges.h"
 #include "episode/run.h"
 #include "catalogue/catalogue.h"

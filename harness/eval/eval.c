@@ -1,10 +1,10 @@
 /* eval.c — one kernel on one task: build, static check, sandboxed run, verdict. */
-#include "judge/eval.h"
+#include "eval/eval.h"
 #include "judge/channel.h"
 #include "judge/judges.h"
 #include "judge/runner.h"
-#include "compile/precheck.h"
-#include "judge/sandbox.h"
+#include "eval/precheck.h"
+#include "sandbox.h"
 #include "compile/symcheck.h"
 
 #include <math.h>

@@ -1,7 +1,7 @@
 /* report.c — one task's report: its nvcc reference, every library baseline and
  * the imported torch figures, and a candidate when given, with speedups (report.h). */
-#include "judge/report.h"
-#include "compile/precheck.h"
+#include "eval/report.h"
+#include "eval/precheck.h"
 
 #include <math.h>
 #include <pthread.h>

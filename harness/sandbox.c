@@ -6,7 +6,7 @@
  * (environment, rlimits, namespaces, the jail, capture), which must stay in one
  * place.
  */
-#include "judge/sandbox.h"
+#include "sandbox.h"
 
 #include <errno.h>
 #include <fcntl.h>

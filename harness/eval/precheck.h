@@ -4,7 +4,7 @@
 #ifndef CUA_PRECHECK_H
 #define CUA_PRECHECK_H
 
-#include "judge/eval.h"
+#include "eval/eval.h"
 #include "compile/symcheck.h"
 
 /* Libraries a kernel is built and checked with: a candidate gets its task's, a

@@ -4,7 +4,7 @@
 #ifndef CUA_REPORT_H
 #define CUA_REPORT_H
 
-#include "judge/eval.h"
+#include "eval/eval.h"
 
 struct cJSON;
 

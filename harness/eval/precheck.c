@@ -1,6 +1,6 @@
 /* precheck.c — build, static check and SASS precision check of one kernel, before
  * (and without) any GPU (precheck.h). */
-#include "compile/precheck.h"
+#include "eval/precheck.h"
 #include "compile/sass.h"
 
 #include <string.h>
