@@ -13,7 +13,8 @@
 # files, references and library baselines at the same shapes. ROUNDS (3) rounds,
 # old then new, each a fresh `cuarena baselines TASK --json` (`--max-time-s`
 # MAX_TIME_S, 0.5). Per task and subject: each side's median of its rounds' medians
-# (the judge's clock, judge_ms, else event_ms), and new / old. Prints one line per
+# (the judge's clock, judge_ms, else event_ms), and new / old; torch's imported figures
+# (baselines/torch: timed by neither side) are left out. Prints one line per
 # task and subject, then the median ratio over all; exits 1 when that median is
 # outside 1 ± TOL (0.02), 2 on usage. JSON lines in $OUT/ab.jsonl (OUT default
 # /tmp/cuarena-ab).
@@ -64,6 +65,8 @@ try:
 except ValueError:
     sys.exit(1)   # no report: the command said why on stderr
 for b in rep.get("baselines", []):
+    if b.get("imported"):
+        continue   # torch's figures are read from baselines/torch, timed by neither side
     t = b.get("timing") or {}
     clock = "judge_ms" if t.get("judge_ms") else "event_ms"
     med = (t.get(clock) or {}).get("median")
@@ -93,6 +96,11 @@ for (task, subject), s in sorted(by.items()):
 if not ratios:
     print("ab: nothing timed on both sides")
     sys.exit(1)
+refs = [n / o for (task, subject), s in sorted(by.items()) if subject == "nvcc" and "old" in s
+        and "new" in s for o, n in [(statistics.median(s["old"]), statistics.median(s["new"]))]]
+if refs:
+    print(f"ab: the {len(refs)} nvcc references: median new/old {statistics.median(refs):.4f} "
+          f"(min {min(refs):.4f}, max {max(refs):.4f})")
 m = statistics.median(ratios)
 ok = abs(m - 1) <= tol
 print(f"ab: {len(ratios)} baselines, median new/old {m:.4f} (min {min(ratios):.4f}, max {max(ratios):.4f}); "
