@@ -148,6 +148,19 @@ json_check "[(t['flops'], t['bytes']) for t in j['tasks'] if t['id'] == 'L1/019-
 	"list --json gives a task's flops and bytes at its timed shape"
 json_check "j['catalogue_version'] == 2 and len(j['tasks']) == 100" \
 	"list --json gives the catalogue version; Level 1 is KernelBench's 100 problems"
+# a catalogue's version is its own (tasks/VERSION), not this harness's: an earlier
+# catalogue (no file) is version 1 in list, run.json and selftest; a bad file is named
+mkdir -p "$WORK/v1root/tasks/L1" "$WORK/v1root/include"
+cp -r "$ROOT/tasks/L1/019-relu" "$ROOT/tasks/L1/020-leakyrelu" "$WORK/v1root/tasks/L1/" &&
+	cp -r "$ROOT/tasks/common" "$WORK/v1root/tasks/" && cp "$ROOT/include/"* "$WORK/v1root/include/"
+cua --root "$WORK/v1root" list --json
+json_check "j['catalogue_version'] == 1 and len(j['tasks']) == 2" \
+	"a catalogue without tasks/VERSION is version 1 (the one made before the file)"
+printf 'two\n' > "$WORK/v1root/tasks/VERSION"
+cua --root "$WORK/v1root" list
+expect_rc 3 "a tasks/VERSION that is not a number is refused"
+expect_in "$ERR" "v1root/tasks/VERSION: want the catalogue's version" "the refusal names tasks/VERSION"
+cua list --level 1 --json
 json_check "all(t['source']['kernelbench'] == 'v0.1' and t['source']['file'].startswith('level1/%d_' % int(t['id'][3:6])) for t in j['tasks'])" \
 	"every Level 1 task names its KernelBench problem, of its own number"
 json_check "all(re.fullmatch('[0-9a-f]{64}', t['task_hash']) for t in j['tasks'])" \

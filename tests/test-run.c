@@ -142,8 +142,8 @@ Test(run, replayed_failures_are_recorded_turn_by_turn)
 	cr_expect_str_eq(str(run, "reward"), "cuda-agent");
 	cr_expect_eq(strlen(str(run, "catalogue_hash")), 64u);
 	const cJSON *cv = cJSON_GetObjectItem(run, "catalogue_version");
-	cr_expect(cJSON_IsNumber(cv) && cv->valueint == CUA_CATALOGUE_VERSION,
-	          "run.json names the catalogue version (Level 1 before KernelBench's has none)");
+	cr_expect(cJSON_IsNumber(cv) && cv->valueint == 2,
+	          "run.json names its catalogue's version (this checkout's tasks/VERSION: 2)");
 	cJSON_Delete(run);
 
 	cJSON *ev[16];

@@ -107,6 +107,39 @@ out:
 
 /* SHA-256 over every regular file under dir: for each, in order of relative
  * path, the path, a NUL, then the contents. */
+/* tasks/VERSION: the catalogue's version, a whole number on one line (run.json
+ * "catalogue_version"); a catalogue without the file is version 1, the one made
+ * before the file existed. A --root of an earlier catalogue is then labelled by
+ * its own version, not this harness's. */
+static enum cua_status read_version(const char *tasks_dir, int *version, char *err,
+                                    size_t errlen)
+{
+	char *path = cua_loader_strf("%s/VERSION", tasks_dir), *txt = NULL, *end;
+	size_t len = 0;
+	enum cua_status rc = CUA_OK;
+
+	*version = 1;
+	if (access(path, F_OK) != 0)
+		goto out;
+	if ((rc = cua_read_file(path, 64, &txt, &len, err, errlen)) != CUA_OK)
+		goto out;
+	long v = strtol(txt, &end, 10);
+	while (*end == ' ' || *end == '\t' || *end == '\n' || *end == '\r')
+		end++;
+	if (end == txt || *end || v < 1 || v > 1000) {
+		cua_errf(err, errlen, "%s: want the catalogue's version, a whole number from 1 "
+		         "(one line), got \"%.*s\"", path, (int)strcspn(txt, "\r\n") < 40 ?
+		         (int)strcspn(txt, "\r\n") : 40, txt);
+		rc = CUA_E_INVALID;   /* the whole catalogue, not one task: not a partial load */
+		goto out;
+	}
+	*version = (int)v;
+out:
+	free(txt);
+	free(path);
+	return rc;
+}
+
 static enum cua_status hash_tree(const char *dir, char out[65], char *err, size_t errlen)
 {
 	struct strvec files = {0};
@@ -230,6 +263,8 @@ enum cua_status cua_catalogue_load(const char *root, struct cua_catalogue *cat,
 	memset(cat, 0, sizeof(*cat));
 	tasks_dir = cua_loader_strf("%s/tasks", root);
 	if ((rc = list_dir(tasks_dir, &levels, err, errlen)) != CUA_OK)
+		goto out;
+	if ((rc = read_version(tasks_dir, &cat->version, err, errlen)) != CUA_OK)
 		goto out;
 	for (int i = 0; i < levels.n; i++) {
 		if (!is_level_dir(levels.v[i]))

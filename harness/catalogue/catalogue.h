@@ -10,6 +10,7 @@ struct cua_catalogue {
 	int n;
 	struct cua_task **tasks;     /* sorted by id */
 	char hash[65];               /* SHA-256 over every file under root/tasks */
+	int version;                 /* tasks/VERSION (1 without it): see below */
 	int n_bad;                   /* folders that failed to load */
 	char *errors;                /* one line per bad task, NULL if none */
 };
@@ -28,12 +29,11 @@ const struct cua_task *cua_catalogue_find(const struct cua_catalogue *cat,
                                           const char *name, char *err,
                                           size_t errlen);
 
-/* What the catalogue's version number says (run.json "catalogue_version",
- * docs/RESULTS-FORMAT.md): 2 = Level 1 is KernelBench v0.1's Level 1, task NNN
- * its problem NNN, and the extra set tasks/X/ (since 2026-12-02); 1 = the
- * Level 1 before it (L1/001-sgemm … L1/100-sdpa), which runs without the field
- * were made with. */
-#define CUA_CATALOGUE_VERSION 2
+/* What a catalogue's version (tasks/VERSION; run.json "catalogue_version",
+ * docs/RESULTS-FORMAT.md) says: 2 = Level 1 is KernelBench v0.1's Level 1, task
+ * NNN its problem NNN, and the extra set tasks/X/ (since 2026-12-02); 1 = the
+ * Level 1 before it (L1/001-sgemm … L1/100-sdpa): a catalogue without the file,
+ * and what runs without the field were made with. */
 
 /* SHA-256 of one task's folder (every regular file in it, as the catalogue
  * hash takes them: relative path, NUL, contents, in path order): what a

@@ -141,7 +141,7 @@ int cmd_catalogue(struct cua_cli *cli, int argc, char **argv)
 		       cJSON_IsString(v) ? v->valuestring : "?");
 	}
 	printf(". %d tasks; catalogue hash `%.16s…`, catalogue version %d.\n\n", cat.n, cat.hash,
-	       CUA_CATALOGUE_VERSION);
+	       cat.version);
 	printf("FLOPs and bytes are at the timed shape. Times are event medians in ms "
 	       "(L2 flushed before every sample); a baseline that failed the selftest shows "
 	       "its verdict instead; %%SOL is that of the fastest baseline measured here "

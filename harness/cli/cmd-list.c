@@ -32,7 +32,7 @@ int cmd_list(struct cua_cli *cli, int argc, char **argv)
 	if (cli->json) {
 		cJSON *o = cJSON_CreateObject();
 		cJSON_AddStringToObject(o, "catalogue_hash", cat.hash);
-		cJSON_AddNumberToObject(o, "catalogue_version", CUA_CATALOGUE_VERSION);
+		cJSON_AddNumberToObject(o, "catalogue_version", cat.version);
 		cJSON *a = cJSON_AddArrayToObject(o, "tasks");
 		for (int i = 0; i < cat.n; i++) {
 			const struct cua_task *t = cat.tasks[i];

@@ -316,7 +316,7 @@ int cmd_selftest(struct cua_cli *cli, int argc, char **argv)
 	cJSON *doc = cJSON_CreateObject();
 	cJSON_AddNumberToObject(doc, "schema", 1);
 	cJSON_AddStringToObject(doc, "catalogue_hash", cat.hash);
-	cJSON_AddNumberToObject(doc, "catalogue_version", CUA_CATALOGUE_VERSION);
+	cJSON_AddNumberToObject(doc, "catalogue_version", cat.version);
 	{
 		char when[64];
 		time_t now = time(NULL);

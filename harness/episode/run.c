@@ -642,7 +642,8 @@ enum cua_status cua_run(const struct cua_run_opts *o, struct cua_run_summary *su
 			ids[i] = r.tasks[i]->id;
 		struct cua_run_meta m = {
 			.run_id = slash ? slash + 1 : r.run_dir, .created = when,
-			.catalogue_hash = cat.hash, .nvcc = nv, .agent = o->agent->name,
+			.catalogue_hash = cat.hash, .catalogue_version = cat.version, .nvcc = nv,
+			.agent = o->agent->name,
 			.agent_version = o->agent_version ? o->agent_version : o->agent->version,
 			.agent_config = o->agent_config,
 			.prompts_sha256 = cua_prompts_hash(o->root, prompts, NULL, 0) == CUA_OK

@@ -204,7 +204,8 @@ static void new_run_json(struct server *s, const char *when)
 	/* each request names its own turns and reward: these are the defaults */
 	struct cua_run_meta m = {
 		.run_id = slash ? slash + 1 : s->dir, .created = when,
-		.catalogue_hash = s->cat.hash, .nvcc = nv, .agent = "serve",
+		.catalogue_hash = s->cat.hash, .catalogue_version = s->cat.version, .nvcc = nv,
+		.agent = "serve",
 		.agent_version = CUA_VERSION,
 		.prompts_sha256 = cua_prompts_hash(s->o->root, prompts, NULL, 0) == CUA_OK
 		                  ? prompts : NULL,

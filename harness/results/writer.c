@@ -403,7 +403,7 @@ void cua_writer_run_new(struct cua_writer *w, const struct cua_run_meta *m)
 	cJSON_AddStringToObject(h, "version", CUA_VERSION);
 	cJSON_AddStringToObject(h, "git", cua_git_sha);
 	cJSON_AddStringToObject(j, "catalogue_hash", m->catalogue_hash);
-	cJSON_AddNumberToObject(j, "catalogue_version", CUA_CATALOGUE_VERSION);
+	cJSON_AddNumberToObject(j, "catalogue_version", m->catalogue_version ? m->catalogue_version : 1);
 	cJSON_AddStringToObject(j, "nvcc", m->nvcc ? m->nvcc : "");
 	cJSON *a = cJSON_AddObjectToObject(j, "agent");
 	cJSON_AddStringToObject(a, "name", m->agent);

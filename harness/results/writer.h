@@ -130,6 +130,7 @@ enum cua_status cua_writer_lines(struct cua_writer *w, enum cua_results_file f,
 struct cua_run_meta {
 	const char *run_id, *created;         /* created: ISO 8601 UTC */
 	const char *catalogue_hash, *nvcc;
+	int catalogue_version;                /* struct cua_catalogue's; 0: 1 */
 	const char *agent, *agent_version;
 	const struct cJSON *agent_config;     /* copied; NULL: {} */
 	const char *prompts_sha256;           /* NULL: left out */
