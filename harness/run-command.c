@@ -228,13 +228,13 @@ enum cua_status cua_child_wait(struct cua_child *c, char *err, size_t errlen)
 /* Appends n bytes to b, keeping at most cap of them; *cut when some were not. */
 static void keep(struct cua_buf *b, const char *p, size_t n, size_t cap, bool *cut)
 {
-	size_t room = b && b->len < cap ? cap - b->len : 0;
-	if (n > room)
-		*cut = true;
 	if (!b)
-		return;
-	if (n > room)
+		return;             /* a stream the caller does not want: not a cut */
+	size_t room = b->len < cap ? cap - b->len : 0;
+	if (n > room) {
+		*cut = true;
 		n = room;
+	}
 	if (b->len + n + 1 > b->cap) {
 		size_t ncap = b->cap ? b->cap : 1024;
 		while (ncap < b->len + n + 1)

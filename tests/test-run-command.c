@@ -76,6 +76,18 @@ Test(run_command, keeps_at_most_cap_bytes_of_a_stream_and_says_so)
 	free(out.s);
 }
 
+Test(run_command, drops_a_stream_the_caller_does_not_keep_without_calling_it_cut)
+{
+	struct cua_buf out = {0};
+	bool cut, late;
+	int ws;
+	cr_assert_eq(capture("echo kept; head -c 100000 /dev/zero >&2", 0, 1024, 10, &out, NULL,
+	                     &cut, &late, &ws), CUA_OK, "%s", err);
+	cr_assert_str_eq(out.s, "kept\n");
+	cr_assert(!cut, "stderr was read to its end and dropped, as asked");
+	free(out.s);
+}
+
 Test(run_command, kills_a_child_past_its_time_limit_with_its_process_group)
 {
 	struct cua_buf out = {0};
