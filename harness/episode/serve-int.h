@@ -161,7 +161,7 @@ void serve_queue_cancel(struct server *s, struct job *j);
 
 /* The episodes kept (server.lock held, or before the workers start): find by id
  * (NULL: none), add at the head (counted, in creation order), unlink (not freed),
- * free (NULL-safe: an episode that never begun too), and room for one more
+ * free (one that never began too), and room for one more
  * (false when every kept episode is open; the oldest ended one goes). */
 struct sepisode *serve_episode_find(struct server *s, const char *id);
 void serve_episode_add(struct server *s, struct sepisode *se);
