@@ -28,7 +28,7 @@
 #define FD_RESERVE 256            /* descriptors kept for judges, builds, results files */
 #define WAIT_POLL_MS 100          /* how often a waiting request looks at its client */
 
-/* ---- replies ------------------------------------------------------------------- */
+/* ---- replies and the token ----------------------------------------------------- */
 
 /* One request's state across the access handler's calls. */
 struct req {
@@ -166,6 +166,8 @@ static bool authorized(const struct server *s, struct MHD_Connection *c)
 	return diff == 0;
 }
 
+/* ---- a request waiting for its job ------------------------------------------- */
+
 /* Whether the client of a waiting request has gone. A client that shut its
  * sending side (POLLRDHUP) may have closed the connection or only half-closed it
  * and still read the answer; the two look alike until something is sent, so it
@@ -245,6 +247,8 @@ static enum MHD_Result run_job(struct server *s, struct MHD_Connection *c, struc
 	j->reply = NULL;
 	return send_json(c, j->http, reply, j->retry_after, NULL);
 }
+
+/* ---- the endpoints ----------------------------------------------------------- */
 
 static const cJSON *field(const cJSON *o, const char *key)
 {
@@ -631,6 +635,8 @@ static enum MHD_Result get_metrics(struct server *s, struct MHD_Connection *c)
 	pthread_mutex_unlock(&s->lock);
 	return send_text(c, MHD_HTTP_OK, b.s, "text/plain; version=0.0.4", 0, NULL);
 }
+
+/* ---- routes ------------------------------------------------------------------ */
 
 static bool is_post_route(const char *url, char *id, size_t idlen)
 {
