@@ -1,7 +1,8 @@
 /* exec.c — the `exec` agent backend: any program, one process per episode,
  * speaking JSON lines on its stdin/stdout (docs/AGENT-PROTOCOL.md).
  *
- * begin() starts the program in its own process group; propose() writes one
+ * begin() starts the program in its own process group (harness/run-command.c,
+ * with its three streams as pipes); propose() writes one
  * observation line and reads one action line within timeout_s; end() closes
  * the program's stdin, gives it a moment, then kills its process group and
  * reaps it. A crashing, silent or garbage-writing program ends its episode
@@ -9,6 +10,7 @@
  * of SIGPIPE, and leaves no zombie. */
 #include "episode/agent.h"
 #include "sandbox.h"
+#include "run-command.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -20,7 +22,6 @@
 #include <signal.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -46,9 +47,9 @@ struct exec_agent {
 };
 
 struct exec_episode {
-	pid_t pid;                   /* the agent; -1 once reaped */
-	int in_fd, out_fd, err_fd;   /* our ends, non-blocking; -1 when closed */
-	int wstatus;                 /* how it ended, once reaped */
+	struct cua_child child;      /* the agent (pid -1 once reaped), our ends of its
+	                              * stdin, stdout, stderr (non-blocking; -1 when
+	                              * closed), how it ended */
 	char *wbuf;                  /* observation bytes not yet written */
 	size_t wlen, woff;
 	char *obuf;                  /* stdout bytes read and not yet consumed */
@@ -276,174 +277,43 @@ out:
 
 /* ---- the child process --------------------------------------------------- */
 
-/* Reported by the child through a close-on-exec pipe when it cannot start. */
-struct start_failure {
-	int32_t stage;               /* 1: file descriptors, 2: chdir, 3: execve */
-	int32_t err;
-};
-
-static void child_fail(int fd, int stage)
-{
-	struct start_failure f = { .stage = stage, .err = errno };
-	ssize_t r;
-
-	do
-		r = write(fd, &f, sizeof f);
-	while (r < 0 && errno == EINTR);
-	_exit(127);
-}
-
-/* In the child, between fork and execve: async-signal-safe calls only. */
-static void child_main(const struct exec_agent *a, int in_r, int out_w, int err_w,
-                       int st_w)
-{
-	struct sigaction dfl = { .sa_handler = SIG_DFL };
-	int fds[4] = { in_r, out_w, err_w, st_w }, hi[4];
-	sigset_t none;
-
-	setpgid(0, 0);
-	/* Ignored signals survive execve (SIGPIPE is ignored here): reset them. */
-	for (int sig = 1; sig < NSIG; sig++)
-		if (sig != SIGKILL && sig != SIGSTOP)
-			sigaction(sig, &dfl, NULL);
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
-
-	/* Lift every fd above 2 first, so that a pipe end on 0..2 is not clobbered. */
-	for (int i = 0; i < 4; i++)
-		if ((hi[i] = fcntl(fds[i], F_DUPFD_CLOEXEC, 3)) < 0)
-			child_fail(st_w, 1);
-	if (dup2(hi[0], 0) < 0 || dup2(hi[1], 1) < 0 || dup2(hi[2], 2) < 0)
-		child_fail(hi[3], 1);
-	/* Close everything else but the status pipe (close-on-exec). */
-	if (hi[3] > 3)
-		syscall(SYS_close_range, 3u, (unsigned int)hi[3] - 1, 0u);
-	syscall(SYS_close_range, (unsigned int)hi[3] + 1, ~0u, 0u);
-
-	if (a->cwd && chdir(a->cwd) < 0)
-		child_fail(hi[3], 2);
-	execve(a->path, a->argv, a->envp);
-	child_fail(hi[3], 3);
-}
-
-/* True once the agent has terminated; leaves it a zombie (not reaped) so its
- * process group id stays valid for killpg. */
-static bool child_exited(pid_t pid)
-{
-	siginfo_t si;
-
-	memset(&si, 0, sizeof si);
-	while (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) < 0) {
-		if (errno == EINTR)
-			continue;
-		return kill(pid, 0) < 0 && errno == ESRCH;   /* SIGCHLD ignored: gone */
-	}
-	return si.si_pid == pid;
-}
-
-/* Kills the agent's process group and reaps the agent. */
-static void kill_and_reap(struct exec_episode *e)
-{
-	pid_t r;
-
-	if (e->pid <= 0)
-		return;
-	kill(-e->pid, SIGKILL);
-	kill(e->pid, SIGKILL);
-	do
-		r = waitpid(e->pid, &e->wstatus, 0);
-	while (r < 0 && errno == EINTR);
-	if (r < 0)
-		e->wstatus = 0;     /* ECHILD: someone else reaped it */
-	e->pid = -1;
-}
-
 static void episode_free(struct exec_episode *e)
 {
 	if (!e)
 		return;
-	kill_and_reap(e);
-	close_fd(&e->in_fd);
-	close_fd(&e->out_fd);
-	close_fd(&e->err_fd);
+	cua_child_clear(&e->child);
 	free(e->wbuf);
 	free(e->obuf);
 	free(e);
 }
 
-/* Starts the agent's process for one episode. */
+/* Starts the agent's process for one episode: its own process group, every
+ * signal at its default, no descriptor of ours but its three pipes. */
 static enum cua_status exec_begin(void *agent, const char *task_id, const char *root,
                                   void **episode, char *err, size_t errlen)
 {
-	static const char *const stage[] = { "", "setting up its pipes",
-	                                     "changing directory", "execve" };
 	struct exec_agent *a = agent;
 	struct exec_episode *e;
-	int in_p[2] = { -1, -1 }, out_p[2] = { -1, -1 }, err_p[2] = { -1, -1 };
-	int st_p[2] = { -1, -1 };
-	enum cua_status result = CUA_E_SYSTEM;
-	struct start_failure f;
-	ssize_t got = 0, r;
+	enum cua_status result;
+	char why[CUA_ERR_LEN];
 
 	*episode = NULL;
 	e = cua_xcalloc(1, sizeof(*e));
-	e->pid = -1;
-	e->in_fd = e->out_fd = e->err_fd = -1;
-	if (pipe2(in_p, O_CLOEXEC) < 0 || pipe2(out_p, O_CLOEXEC) < 0 ||
-	    pipe2(err_p, O_CLOEXEC) < 0 || pipe2(st_p, O_CLOEXEC) < 0) {
-		cua_errf(err, errlen, "exec: cannot create pipes: %s", strerror(errno));
-		goto out;
+	cua_child_init(&e->child);
+	e->child.path = a->path;
+	e->child.argv = a->argv;
+	e->child.envp = a->envp;
+	e->child.cwd = a->cwd;
+	e->child.in = e->child.out = e->child.err = CUA_CHILD_PIPE;
+	e->child.flags = CUA_CHILD_NEW_PGRP | CUA_CHILD_DEFAULT_SIG | CUA_CHILD_CLOSE_FDS |
+	                 CUA_CHILD_NONBLOCK;
+	if ((result = cua_child_start(&e->child, why, sizeof(why))) != CUA_OK) {
+		cua_errf(err, errlen, "exec: %s", why);
+		episode_free(e);
+		return result;
 	}
-	e->pid = fork();
-	if (e->pid < 0) {
-		cua_errf(err, errlen, "exec: fork failed: %s", strerror(errno));
-		goto out;
-	}
-	if (e->pid == 0)
-		child_main(a, in_p[0], out_p[1], err_p[1], st_p[1]);   /* never returns */
-	setpgid(e->pid, e->pid);      /* also done by the child; whichever is first */
-	close_fd(&in_p[0]);
-	close_fd(&out_p[1]);
-	close_fd(&err_p[1]);
-	close_fd(&st_p[1]);
-
-	/* EOF on the status pipe: execve succeeded (the pipe is close-on-exec). */
-	while ((size_t)got < sizeof f) {
-		r = read(st_p[0], (char *)&f + got, sizeof f - (size_t)got);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break;
-		got += r;
-	}
-	if ((size_t)got == sizeof f) {
-		kill_and_reap(e);
-		cua_errf(err, errlen, "exec: cannot start %s: %s: %s", a->argv[0],
-		         f.stage >= 1 && f.stage <= 3 ? stage[f.stage] : "setup",
-		         strerror(f.err));
-		result = f.stage == 3 && (f.err == ENOENT || f.err == ENOTDIR) ? CUA_E_NOT_FOUND
-		                                                               : CUA_E_SYSTEM;
-		goto out;
-	}
-	e->in_fd = in_p[1];
-	e->out_fd = out_p[0];
-	e->err_fd = err_p[0];
-	in_p[1] = out_p[0] = err_p[0] = -1;
-	int fds[3] = { e->in_fd, e->out_fd, e->err_fd };
-	for (int i = 0; i < 3; i++)
-		fcntl(fds[i], F_SETFL, fcntl(fds[i], F_GETFL) | O_NONBLOCK);
 	*episode = e;
-	e = NULL;
-	result = CUA_OK;
-out:
-	for (int i = 0; i < 2; i++) {
-		close_fd(&in_p[i]);
-		close_fd(&out_p[i]);
-		close_fd(&err_p[i]);
-		close_fd(&st_p[i]);
-	}
-	episode_free(e);
-	return result;
+	return CUA_OK;
 }
 
 /* Closes the agent's stdin, waits briefly for it to exit, kills its process
@@ -454,10 +324,10 @@ static void exec_end(void *agent, void *episode)
 
 	if (!e)
 		return;
-	close_fd(&e->in_fd);
-	if (e->pid > 0) {
+	close_fd(&e->child.to_child);
+	if (e->child.pid > 0) {
 		double until = cua_now() + END_GRACE_S;
-		while (!child_exited(e->pid) && cua_now() < until) {
+		while (!cua_child_exited(&e->child) && cua_now() < until) {
 			struct timespec ts = { 0, 10 * 1000000L };
 			nanosleep(&ts, NULL);
 		}
@@ -489,14 +359,14 @@ static void drain_stderr(struct exec_episode *e)
 {
 	char buf[4096];
 
-	for (int i = 0; i < 64 && e->err_fd >= 0; i++) {
-		ssize_t r = read(e->err_fd, buf, sizeof buf);
+	for (int i = 0; i < 64 && e->child.from_err >= 0; i++) {
+		ssize_t r = read(e->child.from_err, buf, sizeof buf);
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0 && errno == EAGAIN)
 			return;
 		if (r <= 0) {
-			close_fd(&e->err_fd);
+			close_fd(&e->child.from_err);
 			return;
 		}
 		tail_add(e, buf, (size_t)r);
@@ -507,7 +377,7 @@ static void drain_stderr(struct exec_episode *e)
  * false at EOF (out_fd closed). */
 static bool read_stdout(struct exec_episode *e, size_t max_line)
 {
-	while (e->out_fd >= 0) {
+	while (e->child.from_out >= 0) {
 		if (e->olen > max_line + 1)
 			return true;                 /* over the cap: the caller reports it */
 		if (e->ocap - e->olen < READ_CHUNK) {
@@ -517,13 +387,13 @@ static bool read_stdout(struct exec_episode *e, size_t max_line)
 			e->obuf = cua_xrealloc(e->obuf, ncap + 1);
 			e->ocap = ncap;
 		}
-		ssize_t r = read(e->out_fd, e->obuf + e->olen, e->ocap - e->olen);
+		ssize_t r = read(e->child.from_out, e->obuf + e->olen, e->ocap - e->olen);
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0 && errno == EAGAIN)
 			return true;
 		if (r <= 0) {
-			close_fd(&e->out_fd);
+			close_fd(&e->child.from_out);
 			return false;
 		}
 		e->olen += (size_t)r;
@@ -535,19 +405,19 @@ static bool read_stdout(struct exec_episode *e, size_t max_line)
  * died) drops them and closes our end. */
 static void write_stdin(struct exec_episode *e)
 {
-	while (e->in_fd >= 0 && e->woff < e->wlen) {
-		ssize_t w = write(e->in_fd, e->wbuf + e->woff, e->wlen - e->woff);
+	while (e->child.to_child >= 0 && e->woff < e->wlen) {
+		ssize_t w = write(e->child.to_child, e->wbuf + e->woff, e->wlen - e->woff);
 		if (w < 0 && errno == EINTR)
 			continue;
 		if (w < 0 && errno == EAGAIN)
 			return;
 		if (w <= 0) {
-			close_fd(&e->in_fd);
+			close_fd(&e->child.to_child);
 			break;
 		}
 		e->woff += (size_t)w;
 	}
-	if (e->woff >= e->wlen || e->in_fd < 0)
+	if (e->woff >= e->wlen || e->child.to_child < 0)
 		e->woff = e->wlen = 0;
 }
 
@@ -697,19 +567,19 @@ static void consume_line(struct exec_episode *e)
 /* Why the agent is gone: "the agent exited (status 3)" / "died of SIGSEGV". */
 static void exit_reason(const struct exec_episode *e, char *buf, size_t len)
 {
-	if (WIFSIGNALED(e->wstatus))
-		snprintf(buf, len, "the agent died of %s", cua_signal_desc(WTERMSIG(e->wstatus)));
+	if (WIFSIGNALED(e->child.wstatus))
+		snprintf(buf, len, "the agent died of %s", cua_signal_desc(WTERMSIG(e->child.wstatus)));
 	else
-		snprintf(buf, len, "the agent exited (status %d)", WEXITSTATUS(e->wstatus));
+		snprintf(buf, len, "the agent exited (status %d)", WEXITSTATUS(e->child.wstatus));
 }
 
 /* Whether the agent was stopped from outside: a stop signal, which reaches the
  * run at about the same time (Ctrl-C, Slurm), not one of our SIGKILLs. */
 static bool stopped_by_signal(const struct exec_episode *e)
 {
-	if (!WIFSIGNALED(e->wstatus))
+	if (!WIFSIGNALED(e->child.wstatus))
 		return false;
-	int sig = WTERMSIG(e->wstatus);
+	int sig = WTERMSIG(e->child.wstatus);
 	return sig == SIGINT || sig == SIGTERM || sig == SIGHUP;
 }
 
@@ -731,7 +601,7 @@ static enum cua_status exec_propose(void *agent, void *episode,
 		return CUA_E_USAGE;
 	}
 	line = cua_xcheck(observation_line(obs, &len));
-	if (e->in_fd >= 0) {
+	if (e->child.to_child >= 0) {
 		/* Append to what an earlier turn left unwritten. */
 		if (e->woff > 0) {
 			memmove(e->wbuf, e->wbuf + e->woff, e->wlen - e->woff);
@@ -768,19 +638,19 @@ static enum cua_status exec_propose(void *agent, void *episode,
 			break;
 		}
 		double now = cua_now();
-		if (e->pid > 0 && child_exited(e->pid)) {
+		if (e->child.pid > 0 && cua_child_exited(&e->child)) {
 			/* Read on briefly: a descendant may still hold its stdout. */
 			if (exited_at == 0)
 				exited_at = now;
 			if (!open || now - exited_at >= EXIT_GRACE_S)
-				kill_and_reap(e);
-		} else if (e->pid > 0 && !open) {
+				cua_child_kill(&e->child);
+		} else if (e->child.pid > 0 && !open) {
 			/* Its stdout is closed: it cannot answer. Give it a moment to
 			 * exit, so that the reason can carry its status. */
 			if (exited_at == 0)
 				exited_at = now;
 			if (now - exited_at >= 1.0) {
-				kill_and_reap(e);
+				cua_child_kill(&e->child);
 				drain_stderr(e);
 				stderr_excerpt(e, tail, sizeof tail);
 				result = CUA_E_SYSTEM;
@@ -789,7 +659,7 @@ static enum cua_status exec_propose(void *agent, void *episode,
 				break;
 			}
 		}
-		if (e->pid <= 0) {
+		if (e->child.pid <= 0) {
 			drain_stderr(e);
 			exit_reason(e, why, sizeof why);
 			stderr_excerpt(e, tail, sizeof tail);
@@ -798,7 +668,7 @@ static enum cua_status exec_propose(void *agent, void *episode,
 			break;
 		}
 		if (now >= deadline) {
-			kill_and_reap(e);
+			cua_child_kill(&e->child);
 			drain_stderr(e);
 			stderr_excerpt(e, tail, sizeof tail);
 			result = CUA_E_TIMEOUT;
@@ -808,12 +678,12 @@ static enum cua_status exec_propose(void *agent, void *episode,
 
 		struct pollfd pfd[3];
 		nfds_t np = 0;
-		if (e->out_fd >= 0)
-			pfd[np++] = (struct pollfd){ .fd = e->out_fd, .events = POLLIN };
-		if (e->err_fd >= 0)
-			pfd[np++] = (struct pollfd){ .fd = e->err_fd, .events = POLLIN };
-		if (e->in_fd >= 0 && e->woff < e->wlen)
-			pfd[np++] = (struct pollfd){ .fd = e->in_fd, .events = POLLOUT };
+		if (e->child.from_out >= 0)
+			pfd[np++] = (struct pollfd){ .fd = e->child.from_out, .events = POLLIN };
+		if (e->child.from_err >= 0)
+			pfd[np++] = (struct pollfd){ .fd = e->child.from_err, .events = POLLIN };
+		if (e->child.to_child >= 0 && e->woff < e->wlen)
+			pfd[np++] = (struct pollfd){ .fd = e->child.to_child, .events = POLLOUT };
 		double wait_s = deadline - now;
 		if (wait_s > TICK_MS / 1e3)
 			wait_s = TICK_MS / 1e3;

@@ -213,3 +213,68 @@ Test(plot, misuse_is_a_usage_error)
 		cr_expect_eq(status, 2, "cuarena %s: exit %d", bad[i], status);
 	}
 }
+
+/* ---- how gnuplot is run (a stand-in for it: no gnuplot needed) ---------------- */
+
+/* Writes tmp/NAME with text, executable; sets CUARENA_GNUPLOT to it (this test's
+ * process only: Criterion runs each test in its own). */
+static void fake_gnuplot(const char *name, const char *text)
+{
+	char path[4200];
+	snprintf(path, sizeof(path), "%s/%s", tmp, name);
+	FILE *f = fopen(path, "w");
+	cr_assert_not_null(f);
+	fputs(text, f);
+	fclose(f);
+	cr_assert_eq(chmod(path, 0755), 0);
+	setenv("CUARENA_GNUPLOT", path, 1);
+}
+
+Test(plot, gnuplot_gets_the_vars_then_the_script_its_stdin_empty_and_draws_the_image)
+{
+	tmp_make();
+	fake_gnuplot("gp", "#!/bin/sh\n"
+	             "out=$(sed -n 's/^outfile = \"\\(.*\\)\"$/\\1/p' \"$1\")\n"
+	             "echo \"args $(basename \"$1\") $(basename \"$2\")\"\n"
+	             "echo \"stdin [$(cat)]\"\n"
+	             "echo drawn > \"$out\"\n");
+	struct cua_plot p = {.root = root(), .out = tmp, .format = "png"};
+	char err[CUA_ERR_LEN] = "", path[4200], *log = NULL;
+	cr_assert_eq(cua_plot_run(&p, "fastp", "", err, sizeof(err)), CUA_OK, "%s", err);
+	snprintf(path, sizeof(path), "%s/fastp.log", tmp);
+	cr_assert_eq(cua_read_file(path, 4096, &log, NULL, NULL, 0), CUA_OK);
+	cr_expect_str_eq(log, "args fastp.vars.gp fastp.gp\nstdin []\n");
+	free(log);
+	snprintf(path, sizeof(path), "%s/fastp.png", tmp);
+	cr_assert_eq(cua_read_file(path, 4096, &log, NULL, NULL, 0), CUA_OK);
+	cr_expect_str_eq(log, "drawn\n");
+	free(log);
+}
+
+Test(plot, a_failing_gnuplot_is_named_with_the_last_line_of_its_log_which_has_both_streams)
+{
+	tmp_make();
+	fake_gnuplot("gp", "#!/bin/sh\necho 'to stdout'\necho '    line 3: the error' >&2\n"
+	             "echo '    ^' >&2\nexit 1\n");
+	struct cua_plot p = {.root = root(), .out = tmp, .format = "png"};
+	char err[CUA_ERR_LEN] = "", want[CUA_ERR_LEN], path[4200], *log = NULL;
+	cr_assert_eq(cua_plot_run(&p, "fastp", "", err, sizeof(err)), CUA_E_SYSTEM);
+	snprintf(want, sizeof(want), "gnuplot failed on %s/plots/fastp.gp (log %s/fastp.log):     "
+	         "line 3: the error", root(), tmp);
+	cr_expect_str_eq(err, want);
+	snprintf(path, sizeof(path), "%s/fastp.log", tmp);
+	cr_assert_eq(cua_read_file(path, 4096, &log, NULL, NULL, 0), CUA_OK);
+	cr_expect_str_eq(log, "to stdout\n    line 3: the error\n    ^\n");
+	free(log);
+}
+
+Test(plot, a_gnuplot_that_cannot_be_executed_says_why)
+{
+	tmp_make();
+	fake_gnuplot("gp", "not a program\n");
+	struct cua_plot p = {.root = root(), .out = tmp, .format = "png"};
+	char err[CUA_ERR_LEN] = "", want[CUA_ERR_LEN];
+	cr_assert_eq(cua_plot_run(&p, "fastp", "", err, sizeof(err)), CUA_E_SYSTEM);
+	snprintf(want, sizeof(want), "%s/gp: cannot run: Exec format error", tmp);
+	cr_expect_str_eq(err, want);
+}

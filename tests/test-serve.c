@@ -1,5 +1,5 @@
 /* test-serve.c — what `cuarena serve` and `cuarena env` read before any work:
- * --listen addresses (harness/episode/serve.c) and reset requests (harness/episode/envproto.c).
+ * --listen addresses (harness/episode/serve-http.c) and reset requests (harness/episode/envproto.c).
  * The server itself is tested over loopback by tests/serve_test.py. */
 #include <criterion/criterion.h>
 #include <stdlib.h>

@@ -1,16 +1,14 @@
 /* plot-gnuplot.c — runs gnuplot on a script of plots/ (plot-gnuplot.h). */
 #include "boards/plot-gnuplot.h"
 #include "results/results.h"
+#include "run-command.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <spawn.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
+#include <sys/wait.h>               /* WIFEXITED */
 #include <unistd.h>
-
-extern char **environ;
 
 bool cua_plot_find_gnuplot(char *path, size_t len)
 {
@@ -88,25 +86,32 @@ enum cua_status cua_plot_run(const struct cua_plot *p, const char *name, const c
 		return CUA_E_IO;
 	}
 
-	posix_spawn_file_actions_t fa;
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-	posix_spawn_file_actions_addopen(&fa, 1, logp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	posix_spawn_file_actions_adddup2(&fa, 1, 2);
-	char *argv[] = {gnuplot, vpath, script, NULL};
-	pid_t pid;
-	int rc = posix_spawn(&pid, gnuplot, &fa, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	if (rc != 0) {
-		cua_errf(err, errlen, "%s: cannot run: %s", gnuplot, strerror(rc));
+	/* gnuplot's stdout and stderr both go to its log, its stdin is /dev/null */
+	int logfd = open(logp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (logfd < 0) {
+		cua_errf(err, errlen, "%s: cannot run: %s", gnuplot, strerror(errno));
 		return CUA_E_SYSTEM;
 	}
-	int status;
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR) {
-			cua_errf(err, errlen, "%s: wait failed: %s", gnuplot, strerror(errno));
-			return CUA_E_SYSTEM;
-		}
+	char *argv[] = {gnuplot, vpath, script, NULL};
+	char why[CUA_ERR_LEN];
+	struct cua_child c;
+	cua_child_init(&c);
+	c.path = gnuplot;
+	c.argv = argv;
+	c.in = CUA_CHILD_NULL;
+	c.out = c.err = CUA_CHILD_FD;
+	c.out_fd = c.err_fd = logfd;
+	enum cua_status rc = cua_child_start(&c, why, sizeof(why));
+	close(logfd);
+	if (rc != CUA_OK) {
+		cua_errf(err, errlen, "%s: cannot run: %s", gnuplot, strerror(c.failed_errno));
+		return CUA_E_SYSTEM;
+	}
+	if (cua_child_wait(&c, why, sizeof(why)) != CUA_OK) {
+		cua_errf(err, errlen, "%s", why);
+		return CUA_E_SYSTEM;
+	}
+	int status = c.wstatus;
 	struct stat st;
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || stat(img, &st) != 0 ||
 	    st.st_size == 0) {
