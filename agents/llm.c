@@ -3,7 +3,7 @@
  * hosted APIs), over libcurl.
  *
  * One conversation per episode: the system prompt, then the task prompt and
- * each turn's feedback as user messages (docs/prompts/turn.md filled in), the
+ * each turn's feedback as user messages (data/prompts/turn.md filled in), the
  * model's replies as assistant messages; trimmed to a character budget by
  * dropping the oldest (reply, feedback) pairs. The kernel is the reply's fenced
  * code block (harness/episode/extract.h). Transient failures (429, 408, 5xx, timeouts,
@@ -320,20 +320,22 @@ static void trim(struct llm_episode *e, long budget)
 	}
 }
 
-/* Loads the default templates from root/docs/prompts/ once. */
+/* Loads the default templates from cua_prompts_dir(root) once. */
 static enum cua_status load_defaults(struct llm_agent *a, const char *root, char *err,
                                      size_t errlen)
 {
 	enum cua_status st = CUA_OK;
-	char path[CUA_PATH_BUF];
+	char dir[CUA_PATH_LEN], path[CUA_PATH_BUF];
 
 	pthread_mutex_lock(&a->load_mu);
 	if (!a->system) {
-		snprintf(path, sizeof path, "%s/docs/prompts/system.md", root ? root : ".");
+		cua_prompts_dir(root, dir, sizeof dir);
+		snprintf(path, sizeof path, "%s/system.md", dir);
 		st = load_template("system_prompt", path, &a->system, err, errlen);
 	}
 	if (st == CUA_OK && !a->turn) {
-		snprintf(path, sizeof path, "%s/docs/prompts/turn.md", root ? root : ".");
+		cua_prompts_dir(root, dir, sizeof dir);
+		snprintf(path, sizeof path, "%s/turn.md", dir);
 		st = load_template("turn_prompt", path, &a->turn, err, errlen);
 	}
 	pthread_mutex_unlock(&a->load_mu);

@@ -61,8 +61,8 @@ if [ -n "$OLD" ]; then
 		echo "fidelity: $OLD is not a baselines/ folder" >&2; exit 2; }
 	mkdir -p "$OUT/old-root"
 	cp -r "$ROOT/tasks" "$ROOT/include" "$OUT/old-root/"
-	[ -d "$ROOT/results/device" ] && mkdir -p "$OUT/old-root/results" &&
-		cp -r "$ROOT/results/device" "$OUT/old-root/results/"
+	[ -d "$ROOT/data/devices" ] && mkdir -p "$OUT/old-root/results" &&
+		cp -r "$ROOT/data/devices" "$OUT/old-root/results/"
 	cp -r "$OLD" "$OUT/old-root/baselines"
 	roots+=("old:$OUT/old-root")
 fi

@@ -486,7 +486,7 @@ cua catalogue --selftest /nonexistent.json
 expect_rc 2 "catalogue with a missing selftest file is a usage error"
 expect_in "$ERR" "/nonexistent.json" "catalogue names the missing file"
 # the measured files committed from the H200, and docs/CATALOGUE.md made from them
-cua catalogue --selftest "$ROOT/results/selftest/NVIDIA-H200.json" --torch "$ROOT/baselines/torch/NVIDIA-H200.json"
+cua catalogue --selftest "$ROOT/data/selftest/NVIDIA-H200.json" --torch "$ROOT/baselines/torch/NVIDIA-H200.json"
 expect_rc 0 "catalogue reads the committed H200 selftest and torch files"
 VADD_ROW=$(grep '^| X/002-vector-add ' "$OUT")
 [ "$(grep -o 'torch-eager' <<< "$VADD_ROW" | wc -l)" -eq 1 ]
@@ -500,7 +500,7 @@ d = json.load(open(sys.argv[1]))
 t = next(t for t in d['tasks'] if t['id'] == 'X/008-conv-transpose2d-large-kernel')
 b = next(b for b in t['baselines'] if b['subject'].startswith('cudnn/'))
 b['verdict'] = 'wrong_output'; t['ok'] = False
-json.dump(d, open(sys.argv[2], 'w'))" "$ROOT/results/selftest/NVIDIA-H200.json" "$WORK/selftest-failed.json"
+json.dump(d, open(sys.argv[2], 'w'))" "$ROOT/data/selftest/NVIDIA-H200.json" "$WORK/selftest-failed.json"
 cua catalogue --selftest "$WORK/selftest-failed.json"
 expect_rc 0 "catalogue reads a selftest file with a failed baseline"
 expect_in "$OUT" "cudnn/conv-transpose2d-large-kernel **wrong_output**" \
@@ -566,7 +566,7 @@ if [ -n "$NVCC_RELEASE" ] && [ "$HAVE_GPU" -eq 0 ]; then
 	fi
 	expect_rc 0 "serve: the HTTP tests (protocol, errors, limits, auth, disconnects, restart, load) pass"
 else
-	skip "serve HTTP tests (they need nvcc and no GPU: the GPU phase is tools/gpu-session.sh serve)"
+	skip "serve HTTP tests (they need nvcc and no GPU: the GPU phase is tools/dev/gpu-session.sh serve)"
 fi
 
 # ---- run ------------------------------------------------------------------------
@@ -660,7 +660,7 @@ expect_rc 0 "history succeeds"
 expect_in "$ERR" "not-a-run" "history names the folder it skipped"
 
 # The replay run measured on the H200 (results/: every task, over two invocations)
-H200=$ROOT/results/2026-11-29-h200-replay
+H200=$ROOT/examples/runs/2026-11-29-h200-replay
 cua table "$H200" --json
 expect_rc 0 "table reads the H200 replay run"
 json_check "j['runs'][0]['groups'][0]['level'] == 'Overall' and j['runs'][0]['groups'][0]['pass'] == 1" \

@@ -264,7 +264,7 @@ Test(board, the_committed_sample_board_is_what_board_makes_of_the_sample_run)
 	char cmd[8192];
 	int status;
 	tmp_make();
-	snprintf(cmd, sizeof(cmd), "board results/2026-11-29-h200-replay --html %s/html", tmp);
+	snprintf(cmd, sizeof(cmd), "board examples/runs/2026-11-29-h200-replay --html %s/html", tmp);
 	char *out = run_cuarena(cmd, &status);
 	cr_assert_eq(status, 0, "%s", out);
 	free(out);

@@ -41,7 +41,7 @@ Test(episode, candidates_get_the_ceilings_of_the_baselines_gpu)
 	struct cua_task *t;
 	struct cua_report base;
 	struct cua_eval_opts o;
-	begin(&ep, &t, &base, &o, "NVIDIA H200");   /* results/device/NVIDIA-H200.json */
+	begin(&ep, &t, &base, &o, "NVIDIA H200");   /* data/devices/NVIDIA-H200.json */
 	cr_assert_null(o.ceilings, "the caller's options are not changed");
 	cr_assert_not_null(ep.opts->ceilings);
 	cr_expect(ep.opts->ceilings->known);

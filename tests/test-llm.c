@@ -728,7 +728,7 @@ Test(llm, the_default_templates_come_from_docs_prompts_under_the_root)
 	             "%s", err);
 	cr_assert_eq(turn(2, "OBSERVATION-TEXT"), CUA_OK, "%s", err);
 
-	snprintf(path, sizeof path, "%s/docs/prompts/system.md", root());
+	snprintf(path, sizeof path, "%s/data/prompts/system.md", root());
 	cr_assert_eq(cua_read_file(path, 1 << 20, &sys, NULL, e, sizeof e), CUA_OK, "%s", e);
 	cJSON *j = request_json(0);
 	const cJSON *msgs = cJSON_GetObjectItem(j, "messages");
@@ -749,7 +749,7 @@ Test(llm, a_missing_default_template_fails_begin_naming_it)
 	cr_assert_eq(ag->init(c, &agent, err, sizeof err), CUA_OK, "%s", err);
 	cJSON_Delete(c);
 	cr_assert_neq(ag->begin(agent, "L1/019-relu", tmp, &episode, err, sizeof err), CUA_OK);
-	cr_expect(strstr(err, "system_prompt:") && strstr(err, "/docs/prompts/system.md"), "%s",
+	cr_expect(strstr(err, "system_prompt:") && strstr(err, "/data/prompts/system.md"), "%s",
 	          err);
 }
 

@@ -1,5 +1,5 @@
 /* test-prompts.c — the prompt helpers (harness/catalogue/prompts.c): filling
- * placeholders, the hash of a root's docs/prompts/ templates that a run records,
+ * placeholders, the hash of a root's data/prompts/ templates that a run records,
  * and the shipped templates. */
 #include <criterion/criterion.h>
 #include <string.h>
@@ -30,10 +30,10 @@ Test(prompts, the_hash_covers_names_and_contents_of_the_md_files_in_order)
 	const char *dir = tmp;
 	cr_expect_eq(cua_prompts_hash(dir, h0, e, sizeof e), CUA_E_NOT_FOUND);
 	cr_expect_str_eq(h0, "");
-	tmp_write("docs/prompts/notes.txt", "ignored");
+	tmp_write("data/prompts/notes.txt", "ignored");
 	cr_expect_eq(cua_prompts_hash(dir, h0, e, sizeof e), CUA_E_NOT_FOUND, "no .md yet");
-	tmp_write("docs/prompts/turn.md", "T");
-	tmp_write("docs/prompts/system.md", "S!");
+	tmp_write("data/prompts/turn.md", "T");
+	tmp_write("data/prompts/system.md", "S!");
 	cr_assert_eq(cua_prompts_hash(dir, h0, e, sizeof e), CUA_OK, "%s", e);
 
 	/* The documented scheme: name NUL size NUL contents, names sorted. */
@@ -45,18 +45,36 @@ Test(prompts, the_hash_covers_names_and_contents_of_the_md_files_in_order)
 
 	cr_assert_eq(cua_prompts_hash(dir, h1, e, sizeof e), CUA_OK);
 	cr_expect_str_eq(h0, h1, "stable");
-	tmp_write("docs/prompts/notes.txt", "changed");
+	tmp_write("data/prompts/notes.txt", "changed");
 	cr_assert_eq(cua_prompts_hash(dir, h1, e, sizeof e), CUA_OK);
 	cr_expect_str_eq(h0, h1, "other files do not count");
-	tmp_write("docs/prompts/turn.md", "U");
+	tmp_write("data/prompts/turn.md", "U");
 	cr_assert_eq(cua_prompts_hash(dir, h1, e, sizeof e), CUA_OK);
 	cr_expect_str_neq(h0, h1, "an edit changes it");
-	tmp_write("docs/prompts/turn.md", "T");
-	snprintf(from, sizeof from, "%s/docs/prompts/turn.md", dir);
-	snprintf(to, sizeof to, "%s/docs/prompts/turn2.md", dir);
+	tmp_write("data/prompts/turn.md", "T");
+	snprintf(from, sizeof from, "%s/data/prompts/turn.md", dir);
+	snprintf(to, sizeof to, "%s/data/prompts/turn2.md", dir);
 	cr_assert_eq(rename(from, to), 0);
 	cr_assert_eq(cua_prompts_hash(dir, h1, e, sizeof e), CUA_OK);
 	cr_expect_str_neq(h0, h1, "a rename changes it");
+}
+
+Test(prompts, a_root_laid_out_before_data_has_its_templates_in_docs_prompts)
+{
+	char h0[65], h1[65], e[CUA_ERR_LEN], dir[4200];
+	tmp_make();
+	tmp_write("docs/prompts/turn.md", "T");
+	tmp_write("docs/prompts/system.md", "S!");
+	cr_assert_eq(cua_prompts_hash(tmp, h0, e, sizeof e), CUA_OK, "%s", e);
+	cua_prompts_dir(tmp, dir, sizeof dir);
+	cr_expect(strstr(dir, "/docs/prompts") != NULL, "%s", dir);
+	/* data/prompts, once there, is the one read */
+	tmp_write("data/prompts/turn.md", "U");
+	tmp_write("data/prompts/system.md", "S!");
+	cr_assert_eq(cua_prompts_hash(tmp, h1, e, sizeof e), CUA_OK, "%s", e);
+	cr_expect_str_neq(h0, h1);
+	cua_prompts_dir(tmp, dir, sizeof dir);
+	cr_expect(strstr(dir, "/data/prompts") != NULL, "%s", dir);
 }
 
 Test(prompts, the_shipped_templates_hash_and_have_their_placeholders)
@@ -65,7 +83,7 @@ Test(prompts, the_shipped_templates_hash_and_have_their_placeholders)
 	const char *r = root();
 	cr_assert_eq(cua_prompts_hash(r, h, e, sizeof e), CUA_OK, "%s", e);
 	cr_expect_eq(strlen(h), 64);
-	snprintf(path, sizeof path, "%s/docs/prompts/turn.md", r);
+	snprintf(path, sizeof path, "%s/data/prompts/turn.md", r);
 	cr_assert_eq(cua_read_file(path, 1 << 20, &turn, NULL, e, sizeof e), CUA_OK, "%s", e);
 	cr_expect(strstr(turn, "{{observation}}") && strstr(turn, "{{turn}}") &&
 	          strstr(turn, "{{max_turns}}"), "%s", turn);

@@ -166,7 +166,7 @@ static const char *renumbered_costs(void)
 	cr_assert_eq(cua_mkdirs(dir, err, sizeof(err)), CUA_OK, "%s", err);
 	enum cua_status st = cua_catalogue_load(root(), &cat, err, sizeof(err));
 	cr_assert(st == CUA_OK || st == CUA_E_PARSE, "%s", err);
-	snprintf(from, sizeof(from), "%s/results/2026-11-29-h200-replay", root());
+	snprintf(from, sizeof(from), "%s/examples/runs/2026-11-29-h200-replay", root());
 	snprintf(path, sizeof(path), "%s/run.json", from);
 	cr_assert_eq(cua_read_file(path, 1 << 20, &text, NULL, err, sizeof(err)), CUA_OK, "%s", err);
 	snprintf(path, sizeof(path), "%s/run.json", dir);

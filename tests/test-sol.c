@@ -3,6 +3,7 @@
  * Fixtures: tests/data/sol/ (three tasks and some broken ceilings files). */
 #include <criterion/criterion.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cjson/cJSON.h>
 
@@ -152,12 +153,12 @@ Test(sol, ceilings_path_sanitises_the_gpu_name)
 {
 	char buf[4200];
 	cua_ceilings_path("/r", "NVIDIA H200", buf, sizeof(buf));
-	cr_expect_str_eq(buf, "/r/results/device/NVIDIA-H200.json");
+	cr_expect_str_eq(buf, "/r/data/devices/NVIDIA-H200.json");
 	cua_ceilings_path("/r", "NVIDIA GeForce RTX 4090 (rev_a1.2)", buf, sizeof(buf));
-	cr_expect_str_eq(buf, "/r/results/device/NVIDIA-GeForce-RTX-4090--rev_a1.2-.json");
-	/* a name cannot climb out of results/device/ */
+	cr_expect_str_eq(buf, "/r/data/devices/NVIDIA-GeForce-RTX-4090--rev_a1.2-.json");
+	/* a name cannot climb out of data/devices/ */
 	cua_ceilings_path("/r", "../../etc/passwd", buf, sizeof(buf));
-	cr_expect_str_eq(buf, "/r/results/device/..-..-etc-passwd.json");
+	cr_expect_str_eq(buf, "/r/data/devices/..-..-etc-passwd.json");
 }
 
 Test(sol, ceilings_load_reads_the_h200_file_of_the_repo)
@@ -212,7 +213,7 @@ Test(sol, ceilings_load_rejects_invalid_json_naming_the_path)
 	cr_expect_eq(cua_ceilings_load(sol_root(), "Broken", &c, err, sizeof(err)),
 	             CUA_E_PARSE);
 	cr_expect(!c.known);
-	cr_expect_not_null(strstr(err, "results/device/Broken.json"), "%s", err);
+	cr_expect_not_null(strstr(err, "data/devices/Broken.json"), "%s", err);
 }
 
 Test(sol, ceilings_load_rejects_non_positive_ceilings)
@@ -234,6 +235,27 @@ Test(sol, ceilings_load_of_an_unmeasured_gpu_is_an_io_error)
 	             CUA_E_IO);
 	cr_expect(!c.known);
 	cr_expect_not_null(strstr(err, "NVIDIA-B200.json"), "%s", err);
+}
+
+Test(sol, ceilings_of_a_root_laid_out_before_data_are_read_from_results_device)
+{
+	char dir[] = "/tmp/cuarena-sol-legacy-XXXXXX", path[4200], err[CUA_ERR_LEN] = "";
+	struct cua_ceilings c;
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/results/device/Old-GPU.json", dir);
+	const char *j = "{\"ceilings\": {\"copy_gbs\": 100, \"ffma_peak_tflops\": 2}}";
+	cr_assert_eq(cua_write_file(path, j, strlen(j), err, sizeof(err)), CUA_OK, "%s", err);
+	cr_expect_eq(cua_ceilings_load(dir, "Old GPU", &c, err, sizeof(err)), CUA_OK, "%s", err);
+	cr_expect(c.known && c.copy_gbs == 100);
+	/* data/devices/, once there, is the one read */
+	snprintf(path, sizeof(path), "%s/data/devices/Old-GPU.json", dir);
+	j = "{\"ceilings\": {\"copy_gbs\": 200, \"ffma_peak_tflops\": 2}}";
+	cr_assert_eq(cua_write_file(path, j, strlen(j), err, sizeof(err)), CUA_OK, "%s", err);
+	cr_expect_eq(cua_ceilings_load(dir, "Old GPU", &c, err, sizeof(err)), CUA_OK, "%s", err);
+	cr_expect(c.copy_gbs == 200);
+	char cmd[4300];
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	cr_expect_eq(system(cmd), 0);
 }
 
 /* ---- speedups ----------------------------------------------------------------- */

@@ -8,7 +8,7 @@
 #       writes docs/board/ and docs/img/{board,transcript,fastp,roofline}.png
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-RUN=${1:-$ROOT/results/2026-11-29-h200-replay}
+RUN=${1:-$ROOT/examples/runs/2026-11-29-h200-replay}
 IMG=$ROOT/docs/img
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT

@@ -8,7 +8,7 @@
 #
 # Environment:
 #   CUARENA_SLURM_PREFIX   a tree of extracted .debs (PREFIX/usr/sbin/slurmd-wlm ...), as
-#                  tools/gpu-session.sh carries; unset: the installed packages
+#                  tools/dev/gpu-session.sh carries; unset: the installed packages
 #   CUARENA_SLURM_GPUS     "/dev/nvidia0" etc.: the node gets Gres=gpu:N with those files
 #                  (gres.conf File=, no NVML: Debian has no gpu_nvml plugin)
 #   CUARENA_SLURM_CPUS     CPUs of the node (default: nproc)

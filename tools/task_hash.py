@@ -6,7 +6,7 @@ gives such hashes to the entries of a selftest or torch file written before they
 one.
 
     python3 tools/task_hash.py tasks/L1/019-relu            # prints the folder's hash
-    python3 tools/task_hash.py --stamp results/selftest/NVIDIA-H200.json --at 5f67201
+    python3 tools/task_hash.py --stamp data/selftest/NVIDIA-H200.json --at 5f67201
     python3 tools/task_hash.py --stamp baselines/torch/NVIDIA-H200.json --at 5f67201 \\
         --rekey L1/019-sgemm-tf32=X/001-sgemm-tf32 ...
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """tiny_chat_model.py OUT_DIR — a randomly initialised tiny Llama chat model with a
 word-level tokenizer and a chat template, built offline (no download), so that
-`transformers serve` can serve it to `cuarena run --agent llm` (tools/gpu-session.sh llm).
+`transformers serve` can serve it to `cuarena run --agent llm` (tools/dev/gpu-session.sh llm).
 Its replies are random words: the point is the HTTP/JSON contract with somebody else's
 OpenAI-compatible server, not the kernels."""
 import sys

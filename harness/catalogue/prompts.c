@@ -21,6 +21,18 @@ static bool is_md(const char *name)
 	return n > 3 && name[0] != '.' && !strcmp(name + n - 3, ".md");
 }
 
+void cua_prompts_dir(const char *root, char *buf, size_t len)
+{
+	struct stat st;
+	snprintf(buf, len, "%s/data/prompts", root ? root : ".");
+	if (stat(buf, &st) == 0 && S_ISDIR(st.st_mode))
+		return;
+	snprintf(buf, len, "%s/docs/prompts", root ? root : ".");
+	if (stat(buf, &st) == 0 && S_ISDIR(st.st_mode))
+		return;
+	snprintf(buf, len, "%s/data/prompts", root ? root : ".");   /* named in the error */
+}
+
 enum cua_status cua_prompts_hash(const char *root, char out[65], char *err,
                                  size_t errlen)
 {
@@ -33,7 +45,7 @@ enum cua_status cua_prompts_hash(const char *root, char out[65], char *err,
 	DIR *d;
 
 	out[0] = '\0';
-	snprintf(dir, sizeof(dir), "%s/docs/prompts", root ? root : ".");
+	cua_prompts_dir(root, dir, sizeof(dir));
 	d = opendir(dir);
 	if (!d) {
 		cua_errf(err, errlen, "%s: cannot open the prompt folder", dir);

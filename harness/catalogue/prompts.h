@@ -1,6 +1,6 @@
 /* prompts.h — what an agent is shown: a task's prompt (description, interface,
  * shapes, precision, the reference), and the prompt templates (the .md files of
- * docs/prompts/): their combined hash, recorded in run.json as
+ * data/prompts/): their combined hash, recorded in run.json as
  * agent.prompts_sha256, and placeholder filling ({{name}}) for templates. */
 #ifndef CUA_PROMPTS_H
 #define CUA_PROMPTS_H
@@ -9,7 +9,12 @@
 
 struct cua_task;
 
-/* SHA-256 over every regular file NAME.md in root/docs/prompts/, taken in byte
+/* The templates' folder of a root: root/data/prompts, or root/docs/prompts where
+ * only that exists (a checkout or catalogue laid out before 2026-12-02, as
+ * bench/ab.sh and `bench/throughput.sh` with TASKS_ROOT run one). */
+void cua_prompts_dir(const char *root, char *buf, size_t len);
+
+/* SHA-256 over every regular file NAME.md in cua_prompts_dir(root), in byte
  * order of their names: for each, the name, a NUL, the size in decimal, a NUL,
  * then the contents. A renamed, added, removed or edited template changes it.
  * out gets 64 lowercase hex chars + NUL (cleared on failure). CUA_E_NOT_FOUND

@@ -1,6 +1,6 @@
 /* cmd-doctor.c — `cuarena doctor [--measure]`: GPU, driver, nvcc, libraries, the
  * isolation a build and a kernel's process get here, and the device's measured
- * ceilings (cached per GPU model in results/device/). */
+ * ceilings (cached per GPU model in data/devices/). */
 #include "cli/cli.h"
 #include "compile/compile.h"
 #include "judge/jail.h"

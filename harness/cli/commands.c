@@ -16,7 +16,7 @@ static const struct cua_command commands[] = {
 	{"compare", cmd_compare, "cuarena compare OLD NEW [--threshold PCT] [--final] [--json]",
 	 "Per task SAME / FASTER / SLOWER / AMBIGUOUS between two runs, from their sample distributions.\nExit 1 on a regression."},
 	{"doctor", cmd_doctor, "cuarena doctor [--measure] [--json]",
-	 "GPU, driver, nvcc, cuobjdump and libraries; --measure records the device's ceilings in results/device/."},
+	 "GPU, driver, nvcc, cuobjdump and libraries; --measure records the device's ceilings in data/devices/."},
 	{"env", cmd_env, "cuarena env   (reset/step as JSON lines on stdin/stdout)",
 	 "reset/step as JSON lines on stdin/stdout, for RL trainers that own the loop (docs/AGENT-PROTOCOL.md)."},
 	{"eval", cmd_eval, "cuarena eval TASK FILE.cu [--json] [--no-time] [--max-time-s S] "

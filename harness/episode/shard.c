@@ -47,7 +47,7 @@ static void timed_size(const struct cua_task *t, double *elems, double *flops)
 }
 
 /* Fitted by least squares to the nvcc baselines of the 100 Level 1 tasks in
- * results/2026-11-29-h200-replay (seconds.run per measurement: the fp64 oracle
+ * examples/runs/2026-11-29-h200-replay (seconds.run per measurement: the fp64 oracle
  * check on the CPU and the timing of the timed shape dominate). A weak fit
  * (r = 0.51: an elementary function's oracle costs more than an add, which no
  * field says); measured costs (--costs RUN) are what balances shards well. */

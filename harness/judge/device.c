@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stddef.h>
 #include <string.h>
+#include <unistd.h>
 #include <cjson/cJSON.h>
 
 void cua_gpu_file_name(const char *gpu, char *name, size_t len)
@@ -111,7 +112,7 @@ void cua_ceilings_path(const char *root, const char *gpu, char *buf, size_t len)
 {
 	char name[128];
 	cua_gpu_file_name(gpu, name, sizeof(name));
-	snprintf(buf, len, "%s/results/device/%s.json", root, name);
+	snprintf(buf, len, "%s/data/devices/%s.json", root, name);
 }
 
 enum cua_status cua_ceilings_load(const char *root, const char *gpu,
@@ -123,6 +124,15 @@ enum cua_status cua_ceilings_load(const char *root, const char *gpu,
 
 	memset(c, 0, sizeof(*c));
 	cua_ceilings_path(root, gpu, path, sizeof(path));
+	if (access(path, F_OK) != 0) {
+		/* a root laid out before 2026-12-02 kept them in results/device/ (an earlier
+		 * catalogue that bench/ab.sh or TASKS_ROOT runs) */
+		char name[128], old[CUA_PATH_BUF];
+		cua_gpu_file_name(gpu, name, sizeof(name));
+		snprintf(old, sizeof(old), "%s/results/device/%s.json", root, name);
+		if (access(old, F_OK) == 0)
+			snprintf(path, sizeof(path), "%s", old);
+	}
 	st = cua_read_file(path, 1 << 20, &buf, &len, err, errlen);
 	if (st != CUA_OK)
 		return st;

@@ -37,7 +37,7 @@ void cua_device_from_json(const struct cJSON *o, struct cua_device *d);
 /* File name of a GPU model's records ("NVIDIA H200" → "NVIDIA-H200"). */
 void cua_gpu_file_name(const char *gpu, char *name, size_t len);
 
-/* Loads ceilings for a GPU model from root/results/device/<model>.json. */
+/* Loads ceilings for a GPU model from root/data/devices/<model>.json. */
 enum cua_status cua_ceilings_load(const char *root, const char *gpu,
                                   struct cua_ceilings *c, char *err, size_t errlen);
 /* File name used for a GPU model ("NVIDIA H200" → "NVIDIA-H200.json"). */

@@ -6,7 +6,7 @@
  *                       device-to-device copy (bytes read + written per second),
  *                       cuBLAS SGEMM strict fp32, TF32 and BF16 GEMM rates (8192^3),
  *                       and the FFMA peak from SM count x 128 lanes x 2 x clock.
- * The parent (cmd-doctor.c) caches the result per GPU model under results/device/.
+ * The parent (cmd-doctor.c) caches the result per GPU model under data/devices/.
  */
 #include <cuda_runtime.h>
 #include <cuda_bf16.h>

@@ -1,3 +1,0 @@
-#include "cuarena.h"
-int cua_solve(const struct cua_tensor *i, int a, struct cua_tensor *o, int b, cudaStream_t s)
-{ return 0; }
