@@ -252,7 +252,8 @@ FUZZ_SECONDS ?= 600
 FUZZ_CFLAGS  := -std=c11 -g -O1 -D_GNU_SOURCE -Iinclude -Iharness -I$(CUDA_HOME)/include \
                 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 
-FUZZ_LIB_C   := $(HARNESS_C)
+# the C library without the judge's C half (cand-ctl.c calls into judge.cu, not built here)
+FUZZ_LIB_C   := $(filter-out harness/judge/cand-ctl.c,$(HARNESS_C))
 
 $(BUILD)/fuzz/%: tests/fuzz/%.c $(FUZZ_LIB_C) $(BUILD)/version.c $(HARNESS_H)
 	@mkdir -p $(dir $@)

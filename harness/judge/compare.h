@@ -1,5 +1,5 @@
 /* compare.h — the element-wise correctness rule, shared by the device checker
- * (judge.cu) and the CPU tests, so the tests exercise the code that judges. */
+ * (kernels.cuh) and the CPU tests, so the tests exercise the code that judges. */
 #ifndef CUA_COMPARE_H
 #define CUA_COMPARE_H
 

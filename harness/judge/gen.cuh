@@ -1,4 +1,4 @@
-/* gen.cuh — the judge's input kernels (included by judge.cu alone): a tensor
+/* gen.cuh — the judge's input kernels (included by the judge's tensor.cuh): a tensor
  * generated from a key, or checked bit for bit against what the key generates,
  * and an input rounded to a coarser precision for the precision check.
  *

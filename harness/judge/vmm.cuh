@@ -4,7 +4,7 @@
  * a 64-byte token that any local process knowing it could open). The driver
  * functions come through the runtime's entry-point query, so nothing links
  * libcuda and a machine without a driver still starts the binary.
- * Header-only, for judge.cu and cand/main.cu. */
+ * Header-only, for the judge (tensor.cuh) and cand/main.cu. */
 #ifndef CUA_VMM_CUH
 #define CUA_VMM_CUH
 
