@@ -13,7 +13,7 @@
 // Napkin math (timed shape B=4096, D=393216, KernelBench's): 6.4 GB read + 6.4 GB written =
 // 12.9 GB; at the H200's measured 4.26 TB/s copy ceiling that is 3.02 ms. The baseline's one
 // scalar load and store per thread ran at 69.7 % of it (2.17 ms at half this width, the
-// earlier Level 1's shape, docs/MEASUREMENTS.md); 16-byte
+// earlier Level 1's shape, docs/history/MEASUREMENTS-2026.md, 2026-11-29); 16-byte
 // accesses with more bytes in flight are what closes part of that gap.
 #include "cuarena.h"
 

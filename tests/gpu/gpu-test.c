@@ -619,7 +619,8 @@ int main(int argc, char **argv)
 	const char *only = NULL;
 	/* the seed tasks by default; --tasks / --replay take other patterns. The convolution
 	 * is X/003 (its nvcc reference ~65 ms a call): KernelBench's L1/063 at its shape takes
-	 * 580 ms a call, 70 s of the suite's 490 s on the H200 (docs/MEASUREMENTS.md). */
+	 * 580 ms a call, 70 s of the suite's 490 s on the H200 (docs/history/MEASUREMENTS-2026.md,
+	 * 2026-12-02, sixth session). */
 	const char *task_glob =
 		"@(001-square-matrix-multiplication|001-sgemm-tf32|002-vector-add|019-relu|"
 		"023-softmax|010-layernorm-last-dim|042-max-pooling-2d|"
