@@ -450,6 +450,26 @@ Test(bstore, a_drift_check_that_fails_its_measurement_counts_as_drift)
 	done(s);
 }
 
+Test(bstore, a_drift_check_measured_on_another_device_counts_as_drift)
+{
+	struct fake f = {.base = {9.0, 2.0, 4.0}, .scale = 1.0};
+	struct cua_bstore_item items[3];
+	struct cua_eval evals[3];
+	struct cua_bstore *s = store(false);
+	obtain(s, "", false, &f, items, evals);
+	clear3(evals);
+	done(s);
+	s = store(false);
+	f.no_store = true;                     /* the judge saw another device than the probe */
+	obtain(s, "", false, &f, items, evals);
+	cr_expect(items[1].origin.drift_check && items[1].origin.drifted);
+	for (int i = 0; i < 3; i++)
+		cr_expect_eq(items[i].origin.how, CUA_BSTORE_MEASURED);
+	cr_expect(cua_bstore_device(s, "")->drifted);
+	clear3(evals);
+	done(s);
+}
+
 Test(bstore, fresh_baselines_measure_all_and_refresh_the_store)
 {
 	struct fake f = {.base = {9.0, 2.0, 4.0}, .scale = 1.0};

@@ -342,7 +342,8 @@ static void store_one(struct cua_bstore *s, struct cua_bstore_item *it)
 		fprintf(s->log, "cuarena: baseline store: %s: not stored: %s\n", it->subject, err);
 }
 
-static enum cua_status measure_one(struct cua_bstore *s, struct cua_bstore_item *it, int i,
+static enum cua_status measure_one(struct cua_bstore *s, struct cua_bstore_device *d,
+                                   struct cua_bstore_item *it, int i,
                                    cua_bstore_measure_fn measure, void *ctx, char *err,
                                    size_t errlen)
 {
@@ -353,6 +354,9 @@ static enum cua_status measure_one(struct cua_bstore *s, struct cua_bstore_item 
 	if (st != CUA_OK)
 		return st;
 	it->origin.how = CUA_BSTORE_MEASURED;
+	if (it->no_store)
+		d->drifted = true;   /* measured on another device than the keys name:
+		                      * nothing keyed by that one is reused here again */
 	pthread_mutex_lock(&s->lock);
 	s->measured++;
 	pthread_mutex_unlock(&s->lock);
@@ -393,7 +397,7 @@ enum cua_status cua_bstore_obtain(struct cua_bstore *s, struct cua_bstore_device
 		struct cua_bstore_item *it = &items[retime];
 		double stored = cua_timing_stats(&it->e->timing)->median;
 		d->checked = true;
-		if ((st = measure_one(s, it, retime, measure, ctx, err, errlen)) != CUA_OK)
+		if ((st = measure_one(s, d, it, retime, measure, ctx, err, errlen)) != CUA_OK)
 			goto out;
 		const struct cua_eval *e = it->e;
 		double now = e->verdict == CUA_VERDICT_OK && e->timing.done
@@ -401,7 +405,8 @@ enum cua_status cua_bstore_obtain(struct cua_bstore *s, struct cua_bstore_device
 		it->origin.drift_check = true;
 		it->origin.stored_ms = stored;
 		it->origin.retimed_ms = now;
-		it->origin.drifted = !(fabs(now / stored - 1.0) <= CUA_BSTORE_DRIFT_TOL);
+		it->origin.drifted = it->no_store ||
+		                     !(fabs(now / stored - 1.0) <= CUA_BSTORE_DRIFT_TOL);
 		if (s->log)
 			fprintf(s->log, "cuarena: baseline store: drift check on GPU %s: %s %s "
 			        "stored %.4f ms, now %.4f ms (%+.2f %%): %s\n",
@@ -419,7 +424,7 @@ enum cua_status cua_bstore_obtain(struct cua_bstore *s, struct cua_bstore_device
 	for (int i = 0; i < n; i++) {
 		if (done[i] || i == retime)
 			continue;
-		if ((st = measure_one(s, &items[i], i, measure, ctx, err, errlen)) != CUA_OK)
+		if ((st = measure_one(s, d, &items[i], i, measure, ctx, err, errlen)) != CUA_OK)
 			goto out;
 	}
 	pthread_mutex_lock(&s->lock);

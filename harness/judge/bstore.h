@@ -125,7 +125,9 @@ typedef enum cua_status (*cua_bstore_measure_fn)(void *ctx, int i, struct cua_bs
  * CUA_BSTORE_DRIFT_TOL (or failing), d has drifted: every item reused here is
  * measured, and nothing more is reused on d by this store; within it, the new
  * measurement is the one used. Every item not reused is measured, in order, and
- * stored when correct and timed. Holds d->lock throughout. An error of measure
+ * stored when correct and timed. A measurement that sets no_store (another device
+ * than the key's measured it) counts as drift: if it was the re-timing, every
+ * reused item is measured, and d reuses nothing more. Holds d->lock throughout. An error of measure
  * stops and is returned (items measured so far keep their results). */
 enum cua_status cua_bstore_obtain(struct cua_bstore *s, struct cua_bstore_device *d,
                                   bool fresh, const char *task,
