@@ -202,13 +202,16 @@ static enum cua_status measure(void *ctx, int i, struct cua_bstore_item *it, cha
 		c->r->device = dev;
 	if (dev.known)
 		load_ceilings(c, dev.name);
-	/* stored under the key of the device that measured it, or not at all */
-	if (!dev.known || !c->probed->known || !same_device(&dev, c->probed)) {
+	/* stored under the key of the device that measured it, or not at all (a
+	 * failed measurement, with or without a device, is never stored) */
+	if (dev.known && c->probed->known && !same_device(&dev, c->probed)) {
 		it->no_store = true;
-		if (dev.known && c->probed->known && c->s->log)
+		if (c->s->log)
 			fprintf(c->s->log, "cuarena: baseline store: %s %s: the judge's device record "
-			        "differs from the probe's: not stored\n", c->t->id, it->subject);
-	}
+			        "differs from the probe's: not stored, nothing more reused on it\n",
+			        c->t->id, it->subject);
+	} else if (!dev.known && it->e->verdict == CUA_VERDICT_OK)
+		it->no_store = true;
 	return CUA_OK;
 }
 
@@ -230,6 +233,10 @@ enum cua_status cua_report_run_stored(const struct cua_task *t, const struct cua
 	if (!d->probed) {
 		probe(o, &d->dev);
 		d->probed = true;
+		if (!d->dev.known && cua_have_gpu() && s->log)
+			fprintf(s->log, "cuarena: baseline store: `%s __probe` named no device%s%s: "
+			        "every baseline is measured\n", o->self_exe, d->gpu[0] ? " for GPU " : "",
+			        d->gpu);
 	}
 	pthread_mutex_unlock(&d->lock);
 	bool keyed = d->dev.known &&
