@@ -142,6 +142,11 @@ $(BUILD)/tests/fake-judge: tests/fakes/fake-judge.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(RPATH) $(LDLIBS)
 
+# a GPU's probe and serving judge without a GPU, for tests/test-bstore.c's runs
+$(BUILD)/tests/fake-gpu: tests/fakes/fake-gpu.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(RPATH) $(LDLIBS)
+
 # Every Level 3 reference walked on a dry backend (shapes and params only, no GPU).
 $(BUILD)/net-dry: tests/net-dry.cu $(wildcard tests/net-dry*.cuh) $(wildcard tasks/common/*.cuh) $(wildcard tasks/L3/*/reference.cu)
 	@mkdir -p $(dir $@)
@@ -209,7 +214,7 @@ test:
 	echo "make test: all $(words $(TEST_SUITES)) suites passed"
 
 test-unit: $(BUILD)/cuarena $(BUILD)/cuarena-cand $(BUILD)/test-suite $(HELPERS) $(SOFIXTURES) \
-           $(BUILD)/tests/fake-judge
+           $(BUILD)/tests/fake-judge $(BUILD)/tests/fake-gpu
 	CUARENA_ROOT=$(CURDIR) CUARENA_BUILD=$(CURDIR)/$(BUILD) $(BUILD)/test-suite --jobs 2
 test-cli: $(BUILD)/cuarena $(BUILD)/cuarena-cand $(HELPERS) $(SOFIXTURES) $(BUILD)/tests/fake-judge
 	tests/cli.sh $(BUILD)/cuarena

@@ -36,6 +36,35 @@ void cua_cli_eval_opts(struct cua_cli *cli, struct cua_eval_opts *o,
 	o->ceilings = ceil && ceil->known ? ceil : NULL;
 }
 
+int cua_cli_bstore(struct cua_cli *cli, const char *cmd, const char *dir, bool fresh,
+                   struct cua_bstore **out)
+{
+	char path[CUA_PATH_BUF], err[CUA_ERR_LEN];
+	*out = NULL;
+	if (!dir)
+		dir = getenv("CUARENA_BASELINE_STORE");
+	if (dir && !strcmp(dir, "off"))
+		return CUA_EXIT_OK;
+	if (!dir || !dir[0]) {
+		snprintf(path, sizeof(path), "%s/baselines", cli->cache);
+		dir = path;
+	}
+	*out = cua_bstore_new(dir, fresh, err, sizeof(err));
+	if (!*out) {
+		fprintf(stderr, "cuarena %s: %s\n", cmd, err);
+		return CUA_EXIT_USAGE;
+	}
+	return CUA_EXIT_OK;
+}
+
+void cua_cli_bstore_summary(const char *cmd, const struct cua_bstore *s)
+{
+	if (s && (s->measured || s->reused))
+		fprintf(stderr, "cuarena %s: baselines: %d measured, %d reused, %d stored (store "
+		        "%s%s)\n", cmd, s->measured, s->reused, s->stored, s->dir,
+		        s->fresh ? ", --fresh-baselines" : "");
+}
+
 void cua_cli_print_json(cJSON *o)
 {
 	char *s = cJSON_Print(o);

@@ -71,6 +71,14 @@ int cua_cli_task(struct cua_cli *cli, const char *name, struct cua_catalogue *ca
 void cua_cli_eval_opts(struct cua_cli *cli, struct cua_eval_opts *o,
                        struct cua_ceilings *ceil);
 
+/* The baseline store of `run` and `serve` (judge/bstore.h): dir (--baseline-store)
+ * else $CUARENA_BASELINE_STORE else <the compile cache>/baselines; "off": none
+ * (*out NULL). fresh: --fresh-baselines. Returns an exit code (a bad dir is named). */
+int cua_cli_bstore(struct cua_cli *cli, const char *cmd, const char *dir, bool fresh,
+                   struct cua_bstore **out);
+/* One line on stderr: how many baselines were measured, reused and stored. */
+void cua_cli_bstore_summary(const char *cmd, const struct cua_bstore *s);
+
 /* Runs a report (candidate src optional) for the task named by argv and prints
  * it; shared by `eval` and `baselines`. Returns the exit code. */
 int cua_cli_report(struct cua_cli *cli, const char *task, const char *src,

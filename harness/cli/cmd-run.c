@@ -51,6 +51,9 @@ int cmd_run(struct cua_cli *cli, int argc, char **argv)
 	char **ids = NULL;
 	int n_ids = 0;
 	char agent_buf[64], version_buf[128];
+	const char *store_dir = NULL;
+	bool fresh = false;
+	struct cua_bstore *store = NULL;
 
 	cua_run_opts_init(&o, cli->root, cli->self, cli->cache);
 	o.progress = true;
@@ -93,7 +96,11 @@ int cmd_run(struct cua_cli *cli, int argc, char **argv)
 			o.eval.max_time_s = strtod(argv[++i], &end);
 			ok = !*end && o.eval.max_time_s > 0;
 			o.max_time_given = true;
-		} else
+		} else if (!strcmp(a, "--baseline-store") && ok)
+			store_dir = argv[++i];
+		else if (!strcmp(a, "--fresh-baselines"))
+			ok = fresh = true;
+		else
 			ok = false;
 		if (!ok) {
 			fprintf(stderr, "cuarena run: bad option or value: %s\n", a);
@@ -145,7 +152,16 @@ int cmd_run(struct cua_cli *cli, int argc, char **argv)
 	if (config && !(cfg = load_config(config)))
 		return CUA_EXIT_USAGE;
 	o.agent_config = cfg;
+	int rc = cua_cli_bstore(cli, "run", store_dir, fresh, &store);
+	if (rc != CUA_EXIT_OK) {
+		cJSON_Delete(cfg);
+		cua_resume_free_ids(ids, n_ids);
+		return rc;
+	}
+	o.eval.bstore = store;
 	enum cua_status st = cua_run(&o, &sum, err, sizeof(err));
+	cua_cli_bstore_summary("run", store);
+	cua_bstore_free(store);
 	cJSON_Delete(cfg);
 	cua_resume_free_ids(ids, n_ids);
 	if (st != CUA_OK) {

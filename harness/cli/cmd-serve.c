@@ -28,6 +28,9 @@ int cmd_serve(struct cua_cli *cli, int argc, char **argv)
 	struct cua_serve_opts o;
 	char err[CUA_ERR_LEN];
 	long n = 0;
+	const char *store_dir = NULL;
+	bool fresh = false;
+	struct cua_bstore *store = NULL;
 
 	cua_serve_opts_init(&o, cli->root, cli->self, cli->cache);
 	for (int i = 1; i < argc; i++) {
@@ -66,7 +69,11 @@ int cmd_serve(struct cua_cli *cli, int argc, char **argv)
 			char *end;
 			o.eval.max_time_s = strtod(argv[++i], &end);
 			ok = !*end && o.eval.max_time_s > 0 && o.eval.max_time_s <= 600;
-		} else if (!strcmp(a, "--compile-timeout-s") && ok) {
+		} else if (!strcmp(a, "--baseline-store") && ok)
+			store_dir = argv[++i];
+		else if (!strcmp(a, "--fresh-baselines"))
+			ok = fresh = true;
+		else if (!strcmp(a, "--compile-timeout-s") && ok) {
 			char *end;
 			o.eval.build.timeout_s = strtod(argv[++i], &end);
 			ok = !*end && o.eval.build.timeout_s > 0 && o.eval.build.timeout_s <= 3600;
@@ -91,7 +98,13 @@ int cmd_serve(struct cua_cli *cli, int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
+	int rc = cua_cli_bstore(cli, "serve", store_dir, fresh, &store);
+	if (rc != CUA_EXIT_OK)
+		return rc;
+	o.eval.bstore = store;
 	enum cua_status st = cua_serve(&o, err, sizeof(err));
+	cua_cli_bstore_summary("serve", store);
+	cua_bstore_free(store);
 	if (st != CUA_OK) {
 		fprintf(stderr, "cuarena serve: %s\n", err);
 		return st == CUA_E_USAGE || st == CUA_E_PARSE ? CUA_EXIT_USAGE : CUA_EXIT_ENV;

@@ -12,8 +12,8 @@
 
 /* `run` options passed on to every shard as they are: those that take a value. */
 static const char *const run_opts[] = {
-	"--agent", "--agent-config", "--agent-version", "--costs", "--jobs", "--level",
-	"--max-time-s", "--reward", "--tasks", "--turns",
+	"--agent", "--agent-config", "--agent-version", "--baseline-store", "--costs", "--jobs",
+	"--level", "--max-time-s", "--reward", "--tasks", "--turns",
 };
 
 struct job {

@@ -38,11 +38,13 @@ static const struct cua_command commands[] = {
 	{"run", cmd_run, "cuarena run --agent NAME [--agent-config F.json] [--agent-version V] "
 	                 "[--level N] [--tasks GLOB] [--turns T] [--reward cuda-agent|kevin|"
 	                 "log-speedup] [--jobs N] [--gpus 0,1,...] [--out DIR] [--max-time-s S] "
-	                 "[--shard I/N [--costs RUN]] | "
+	                 "[--shard I/N [--costs RUN]] [--baseline-store DIR|off] [--fresh-baselines] | "
 	                 "cuarena run --resume DIR [--gpus LIST]",
 	 "Multi-turn episodes over the catalogue with an agent backend; results in results/<run-id>/.\n"
 	 "--shard I/N runs shard I of the selected tasks split N ways by expected cost (measured in RUN's\n"
-	 "baselines with --costs, else the catalogue's model); `cuarena merge` joins the shards.\nExit 4 when any episode ended because its agent failed (the count is printed), 1 when interrupted."},
+	 "baselines with --costs, else the catalogue's model); `cuarena merge` joins the shards.\n"
+	 "Baselines are reused from the baseline store (default <cache>/baselines, or\n"
+	 "$CUARENA_BASELINE_STORE) when their key matches (docs/METHOD.md); --fresh-baselines measures all.\nExit 4 when any episode ended because its agent failed (the count is printed), 1 when interrupted."},
 	{"selftest", cmd_selftest, "cuarena selftest [TASK...] [--compile-only] [--jobs N] "
 	                           "[--no-time] [--max-time-s S] [--dump DIR] [--out FILE] [--json]",
 	 "The catalogue checks itself: references and baselines vs the fp64 oracle, non-degeneracy.\n--compile-only builds and checks every kernel with no GPU."},
@@ -50,7 +52,7 @@ static const struct cua_command commands[] = {
 	                     "[--jobs N] [--token-file F] [--results DIR] [--port-file F] "
 	                     "[--max-body BYTES] [--max-episodes N] [--max-time-s S] "
 	                     "[--compile-timeout-s S] [--max-connections N] [--max-per-client N] "
-	                     "[--client-timeout-s S]",
+	                     "[--client-timeout-s S] [--baseline-store DIR|off] [--fresh-baselines]",
 	 "The reward service for RL trainers: evaluations and env-protocol episodes over HTTP/JSON,\none worker per GPU, a bounded queue (429 when full), every evaluation appended to a results\nfolder (docs/SERVE.md). Listens on 127.0.0.1:8177 unless told; beyond loopback a bearer token\n(--token-file) is required. Runs until SIGINT/SIGTERM."},
 	{"show", cmd_show, "cuarena show TASK [--json]",
 	 "Exactly the prompt an agent gets for TASK."},
@@ -61,7 +63,8 @@ static const struct cua_command commands[] = {
 	 "after it (afterany) that re-runs missing or unfinished shards with --resume (R times, default 2)\n"
 	 "and then merges them into DIR. Scripts in DIR's job folder (default .DIR.slurm beside DIR);\n"
 	 "--submit submits them with sbatch. Run options: --agent-config, --agent-version, --level,\n"
-	 "--tasks, --turns, --reward, --jobs, --max-time-s, --costs RUN."},
+	 "--tasks, --turns, --reward, --jobs, --max-time-s, --costs RUN, --baseline-store DIR (a store\n"
+	 "on a file system every node sees: the shards share it)."},
 	{"table", cmd_table, "cuarena table RUN... [--layout cuda-agent|kernelbench] "
 	                     "[--format md|latex|csv] [--baselines A,B] [--primary NAME] "
 	                     "[--final] [--margin PCT] [--json]",

@@ -236,7 +236,8 @@ static enum cua_status measure_baselines(struct run *r, const struct cua_task *t
 		return st;
 	for (int i = 0; i < rep->n_base; i++)
 		if (!writing(r) ||
-		    cua_writer_baseline(r->w, t, &rep->base[i], eo->gpu, err, errlen) != CUA_OK) {
+		    cua_writer_baseline(r->w, t, &rep->base[i], eo->gpu, &rep->origin[i], err,
+		                        errlen) != CUA_OK) {
 			if (writing(r))
 				write_failed(r, err);
 			cua_errf(err, errlen, "interrupted: the baselines of %s could not be written",

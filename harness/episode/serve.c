@@ -422,6 +422,7 @@ static const struct cua_report *baselines(struct server *s, int slot, int ti, bo
 	if (s->gpu) {
 		struct cua_eval_opts eo;
 		slot_opts(s, slot, &eo);
+		eo.bstore_fresh = remeasure;   /* asked to remeasure: the store is not enough */
 		struct cua_eval_opts po = eo;
 		int built;
 		char ignored[CUA_ERR_LEN];
@@ -447,8 +448,8 @@ static const struct cua_report *baselines(struct server *s, int slot, int ti, bo
 			st = CUA_E_SYSTEM;
 		}
 		for (int i = 0; st == CUA_OK && i < fresh->n_base; i++)
-			if ((st = cua_writer_baseline(s->w, t, &fresh->base[i], g->name, err,
-			                              errlen)) != CUA_OK)
+			if ((st = cua_writer_baseline(s->w, t, &fresh->base[i], g->name,
+			                              &fresh->origin[i], err, errlen)) != CUA_OK)
 				*why = WHY_UNRECORDED;
 		if (st == CUA_OK && (st = note_task(s, ti, &fresh->device, err, errlen)) != CUA_OK)
 			*why = WHY_UNRECORDED;

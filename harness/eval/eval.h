@@ -10,6 +10,8 @@
 #include "judge/verdict.h"
 #include "judge/device.h"
 
+struct cua_bstore;
+
 
 struct cua_eval_opts {
 	const char *root;           /* repo root */
@@ -23,6 +25,11 @@ struct cua_eval_opts {
 	const struct cua_ceilings *ceilings; /* NULL = no %SOL */
 	const char *gpu;            /* the children's CUDA_VISIBLE_DEVICES (one device);
 	                             * NULL = this process's own, if any */
+	struct cua_bstore *bstore;  /* a task's baselines (cua_report_run without a
+	                             * candidate) from this store when their key
+	                             * matches (judge/bstore.h); NULL = all measured */
+	bool bstore_fresh;          /* reuse nothing from it this time (serve's remeasure):
+	                             * measure, and store what was measured */
 };
 
 /* The scrubbed environment of an evaluation child: PATH, LANG, and only

@@ -57,6 +57,8 @@ enum cua_status cua_report_run(const struct cua_task *t, const char *src_path,
 	enum cua_status st;
 	char path[CUA_PATH_BUF];
 
+	if (!src_path && o->bstore)
+		return cua_report_run_stored(t, o, r, err, errlen);
 	memset(r, 0, sizeof(*r));
 	r->task = t;
 	/* nvcc works on the CPU while the GPU times the baselines. */

@@ -5,6 +5,7 @@
 #define CUA_REPORT_H
 
 #include "eval/eval.h"
+#include "judge/bstore.h"
 
 struct cJSON;
 
@@ -17,12 +18,24 @@ struct cua_report {
 	int n_base;
 	struct cua_eval base[CUA_MAX_BASELINES + 3];   /* [0] = nvcc reference; imported
 	                                                 * torch-eager/-compile last */
+	struct cua_bstore_origin origin[CUA_MAX_BASELINES + 3];   /* of each base[]: measured
+	                                                 * or reused (NONE without a store) */
 };
 
-/* Evaluates the candidate (if src_path) and every baseline of the task. */
+/* Evaluates the candidate (if src_path) and every baseline of the task. Without a
+ * candidate and with o->bstore, the baselines come from the store where their key
+ * matches (cua_report_run_stored). */
 enum cua_status cua_report_run(const struct cua_task *t, const char *src_path,
                                const struct cua_eval_opts *o, struct cua_report *r,
                                char *err, size_t errlen);
+
+/* A task's baselines through o->bstore (report-store.c): each one's key (the
+ * task's folder, the baseline's source and object, the device, its library's
+ * version, the timing method and options) looked up, reused on a hit, measured
+ * and stored on a miss, with the drift check of cua_bstore_obtain; r->origin says
+ * which. The imported torch figures as cua_report_run adds them. */
+enum cua_status cua_report_run_stored(const struct cua_task *t, const struct cua_eval_opts *o,
+                                      struct cua_report *r, char *err, size_t errlen);
 void cua_report_clear(struct cua_report *r);
 
 /* time(baseline) / time(candidate) from event medians; 0 when either failed. */

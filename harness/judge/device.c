@@ -76,6 +76,10 @@ cJSON *cua_device_to_json(const struct cua_device *d)
 	cJSON_AddStringToObject(o, "driver_version", d->driver_version);
 	cJSON_AddNumberToObject(o, "driver", d->driver);
 	cJSON_AddNumberToObject(o, "runtime", d->runtime);
+	if (d->sm_clock_peak_mhz > 0)
+		cJSON_AddNumberToObject(o, "sm_clock_peak_mhz", d->sm_clock_peak_mhz);
+	if (d->mem_clock_peak_mhz > 0)
+		cJSON_AddNumberToObject(o, "mem_clock_peak_mhz", d->mem_clock_peak_mhz);
 	return o;
 }
 
@@ -106,6 +110,9 @@ void cua_device_from_json(const cJSON *o, struct cua_device *d)
 	const cJSON *mem = cJSON_GetObjectItemCaseSensitive(o, "mem_bytes");
 	d->l2_bytes = cJSON_IsNumber(l2) && l2->valuedouble > 0 ? l2->valuedouble : 0;
 	d->mem_bytes = cJSON_IsNumber(mem) && mem->valuedouble > 0 ? mem->valuedouble : 0;
+	double sm = cua_json_num(o, "sm_clock_peak_mhz"), mc = cua_json_num(o, "mem_clock_peak_mhz");
+	d->sm_clock_peak_mhz = sm > 0 ? sm : 0;
+	d->mem_clock_peak_mhz = mc > 0 ? mc : 0;
 }
 
 void cua_ceilings_path(const char *root, const char *gpu, char *buf, size_t len)

@@ -18,6 +18,8 @@ struct cua_device {
 	int cc_major, cc_minor, sms;
 	int driver, runtime;        /* CUDA versions: driver API supported, runtime (13000) */
 	double l2_bytes, mem_bytes;
+	double sm_clock_peak_mhz;   /* the device's peak SM and memory clocks (0 = not */
+	double mem_clock_peak_mhz;  /* reported: records before 2026-12-02) */
 };
 
 /* Ceilings measured by `cuarena doctor --measure` (0 = unknown). */

@@ -819,6 +819,14 @@ static void emit_device(struct cua_judge *J, const cudaDeviceProp *p)
 	d.mem_bytes = (double)p->totalGlobalMem;
 	d.driver = drv;
 	d.runtime = rt;
+	/* peak clocks, as `__probe` reports them: part of a stored baseline's key */
+	int dev = 0, clk = 0, mclk = 0;
+	cudaGetDevice(&dev);
+	if (cudaDeviceGetAttribute(&clk, cudaDevAttrClockRate, dev) == cudaSuccess)
+		d.sm_clock_peak_mhz = clk / 1000.0;
+	if (cudaDeviceGetAttribute(&mclk, cudaDevAttrMemoryClockRate, dev) == cudaSuccess)
+		d.mem_clock_peak_mhz = mclk / 1000.0;
+	cudaGetLastError();
 	/* The kernel module's version ("580.159.04"); the CUDA calls only give the
 	 * CUDA version the driver supports. */
 	cua_driver_version(d.driver_version, sizeof(d.driver_version));

@@ -24,6 +24,13 @@ extern "C" {
 #define CUA_JOB_MAGIC 0x626f6a63u   /* "cjob" */
 #define CUA_JOB_MAX 65536
 
+/* The version of the judge's timing method (docs/METHOD.md, "Timing"): part of
+ * every stored baseline's key (judge/bstore.h), so a stored time is reused only
+ * when measured the same way. Bump it with any change to what a sample's time
+ * is (the window, calibration, flush, warm-up, stop rule, input sets): stored
+ * baselines then read as misses and are measured again. */
+#define CUA_TIMING_METHOD_VERSION 1
+
 /* Entry points of the hidden child commands; return the process exit code. */
 int cua_judge_main(int argc, char **argv);    /* judge one .so on one task */
 int cua_probe_main(int argc, char **argv);    /* device facts as one JSON line */

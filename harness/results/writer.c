@@ -4,6 +4,7 @@
 #include "results/writer.h"
 #include "catalogue/catalogue.h"
 #include "catalogue/task.h"
+#include "judge/bstore.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -302,7 +303,8 @@ enum cua_status cua_writer_eval(struct cua_writer *w, const struct cua_eval_wher
 }
 
 enum cua_status cua_writer_baseline(struct cua_writer *w, const struct cua_task *t,
-                                    const struct cua_eval *e, const char *gpu, char *err,
+                                    const struct cua_eval *e, const char *gpu,
+                                    const struct cua_bstore_origin *origin, char *err,
                                     size_t errlen)
 {
 	double flops, bytes;
@@ -317,6 +319,7 @@ enum cua_status cua_writer_baseline(struct cua_writer *w, const struct cua_task 
 	cJSON_AddItemToObject(l, "eval", cua_eval_to_json(e));
 	if (gpu && gpu[0])
 		cJSON_AddStringToObject(l, "gpu", gpu);
+	cua_bstore_origin_to_json(l, origin);
 	return put_json(w, CUA_RESULTS_F_BASELINES, l, err, errlen);
 }
 

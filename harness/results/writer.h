@@ -70,9 +70,12 @@ enum cua_status cua_writer_eval(struct cua_writer *w, const struct cua_eval_wher
 
 /* A baselines.jsonl line: the task's id, level, its flops and bytes at its timed
  * shape (cua_results_task_work; each left out when NaN: plots read them from the
- * run, never from today's catalogue), the evaluation, and gpu when not NULL. */
+ * run, never from today's catalogue), the evaluation, gpu when not NULL, and
+ * "store" (measured or reused: judge/bstore.h) when origin says either. */
+struct cua_bstore_origin;
 enum cua_status cua_writer_baseline(struct cua_writer *w, const struct cua_task *t,
-                                    const struct cua_eval *e, const char *gpu, char *err,
+                                    const struct cua_eval *e, const char *gpu,
+                                    const struct cua_bstore_origin *origin, char *err,
                                     size_t errlen);
 
 /* A trajectories.jsonl "turn" line. */
