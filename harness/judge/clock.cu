@@ -207,6 +207,11 @@ static void run_sample(struct cua_judge *J, struct shape_bufs *b, const struct c
 	 * (t0 is taken in cua_cand_ctl_timed, after the command is built, just
 	 * before it is sent.) */
 	static struct cua_wire_msg m;
+	/* the accumulators start from zero, before the window: the host copy holds the
+	 * last sample's counts, of this job or (a serving judge keeps the buffers) of
+	 * the job before, whose failed sample would otherwise fail this one */
+	for (int i = 0; i < t->n_outputs; i++)
+		J->tm.accs_host[i] = cmp_acc{0, 0, 0, 0, 0, ULLONG_MAX};
 	HARNESS_TRY(J, cudaMemcpyAsync(J->tm.accs, J->tm.accs_host, t->n_outputs * sizeof(cmp_acc),
 	                               cudaMemcpyHostToDevice, s));
 	HARNESS_TRY(J, cudaStreamSynchronize(s));
