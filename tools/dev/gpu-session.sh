@@ -9,7 +9,8 @@
 # at most 8 files, so phases pack the rest into tarballs).
 #
 #   make bundle                          # here; carry build/ (and .carry/ for replay)
-#   tools/dev/cache-carry.sh PATTERN...      # here: the patterns' objects built on the CPU,
+#   tools/dev/cache-carry.sh [--gpu-suite] PATTERN...  # here: the patterns' objects (and the
+#                                        # GPU suite's kernels) built on the CPU,
 #                                        # carried as .carry/cache.tgz (unpacked into
 #                                        # $CUARENA_CACHE below: no nvcc on the GPU's time)
 #   tools/dev/gpu-session.sh selftest [P...] # selftest (+ dumps, torch fp64 check) of the
