@@ -23,14 +23,17 @@ static bool is_md(const char *name)
 
 void cua_prompts_dir(const char *root, char *buf, size_t len)
 {
+	static const char *const sub[] = {"data/prompts", "docs/prompts"};
+	const char *r = root ? root : ".";
 	struct stat st;
-	snprintf(buf, len, "%s/data/prompts", root ? root : ".");
-	if (stat(buf, &st) == 0 && S_ISDIR(st.st_mode))
+	if (!buf || !len)   /* (and gcc's UBSan build then knows buf is not NULL below) */
 		return;
-	snprintf(buf, len, "%s/docs/prompts", root ? root : ".");
-	if (stat(buf, &st) == 0 && S_ISDIR(st.st_mode))
-		return;
-	snprintf(buf, len, "%s/data/prompts", root ? root : ".");   /* named in the error */
+	for (size_t i = 0; i < CUA_ARRAY_LEN(sub); i++) {
+		snprintf(buf, len, "%s/%s", r, sub[i]);
+		if (stat(buf, &st) == 0 && S_ISDIR(st.st_mode))
+			return;
+	}
+	snprintf(buf, len, "%s/%s", r, sub[0]);   /* neither: named in the error */
 }
 
 enum cua_status cua_prompts_hash(const char *root, char out[65], char *err,
