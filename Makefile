@@ -138,12 +138,12 @@ $(BUILD)/tests/so/%.so: tests/data/so/%.c
 	$(CC) -std=c11 -O1 -D_GNU_SOURCE -w -shared -fPIC -o $@ $<
 
 # a serving judge without a GPU, for tests/test-judges.c
-$(BUILD)/tests/fake-judge: tests/fakes/fake-judge.c $(LIB)
+$(BUILD)/tests/fake-judge: tests/fakes/fake-judge.c tests/fakes/fake-wire.h $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(RPATH) $(LDLIBS)
 
 # a GPU's probe and serving judge without a GPU, for tests/test-bstore.c's runs
-$(BUILD)/tests/fake-gpu: tests/fakes/fake-gpu.c $(LIB)
+$(BUILD)/tests/fake-gpu: tests/fakes/fake-gpu.c tests/fakes/fake-wire.h $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(RPATH) $(LDLIBS)
 
