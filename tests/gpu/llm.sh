@@ -5,15 +5,7 @@
 # Missing serving packages come from .carry/wheels (tools/dev/serve-wheels.sh fills it).
 # Self-checking: ends "llm: N passed, N failed", exit 1 if any failed. Logs in OUT
 # (default /tmp/gpu-session); the GPU is the first of CUDA_VISIBLE_DEVICES, else GPU 0.
-set -u
-shopt -s extglob
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-cd "$ROOT"
-OUT=${OUT:-/tmp/gpu-session}
-mkdir -p "$OUT"
-export CUARENA_CACHE=${CUARENA_CACHE:-/tmp/cuarena-cache}
-IFS=, read -r -a DEVS <<< "${CUDA_VISIBLE_DEVICES:-0}"
-BIN=build/cuarena
+. "$(dirname "$0")/common.sh"
 # issue 14: the llm backend against somebody else's server, not only our fake.
 port=${LLM_PORT:-8765}
 pass=0; fail=0

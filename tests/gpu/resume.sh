@@ -5,15 +5,7 @@
 # and bytes, all correct with a %SOL.
 # Self-checking: ends "resume: N passed, N failed", exit 1 if any failed. Logs in OUT
 # (default /tmp/gpu-session); the GPU is the first of CUDA_VISIBLE_DEVICES, else GPU 0.
-set -u
-shopt -s extglob
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-cd "$ROOT"
-OUT=${OUT:-/tmp/gpu-session}
-mkdir -p "$OUT"
-export CUARENA_CACHE=${CUARENA_CACHE:-/tmp/cuarena-cache}
-IFS=, read -r -a DEVS <<< "${CUDA_VISIBLE_DEVICES:-0}"
-BIN=build/cuarena
+. "$(dirname "$0")/common.sh"
 # issue 19: --resume reads what a killed run left through the results reader, and
 # a run records each task's flops and bytes (baselines.jsonl) for the roofline.
 D=/tmp/gpu-session-resume

@@ -4,15 +4,7 @@
 # ten L1 tasks, replay agent, two shards of a job array merged vs the same run unsharded.
 # Self-checking: ends "slurm: N passed, N failed", exit 1 if any failed. Logs in OUT
 # (default /tmp/gpu-session); the GPU is the first of CUDA_VISIBLE_DEVICES, else GPU 0.
-set -u
-shopt -s extglob
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-cd "$ROOT"
-OUT=${OUT:-/tmp/gpu-session}
-mkdir -p "$OUT"
-export CUARENA_CACHE=${CUARENA_CACHE:-/tmp/cuarena-cache}
-IFS=, read -r -a DEVS <<< "${CUDA_VISIBLE_DEVICES:-0}"
-BIN=build/cuarena
+. "$(dirname "$0")/common.sh"
 # issue 17: a real single-node Slurm with a GPU GRES (gres.conf File=/dev/nvidiaN,
 # no NVML), started by tools/slurm-local.sh from the Slurm carried in .carry/slurm
 # (tools/dev/slurm-carry.sh). Ten cheap Level 1 tasks with the replay agent (a kernel
