@@ -248,15 +248,38 @@ static inline int conv_forward_raw(const struct conv_spec *sp, const int64_t *xs
 	st = cudnnSetStream(conv_handle, stream);
 	if (st != CUDNN_STATUS_SUCCESS)
 		return (int)st;
-	struct conv_plan *p;
-	int rc = conv_plan_get(&k, x, w, y, ysd, &p);
-	if (rc != 0)
-		return rc;
+	/* cuDNN's convolutions take tensors of fewer than 2^31 elements (a larger one is
+	 * CUDNN_STATUS_NOT_SUPPORTED: L1/087's y is 16·128·1024·1024 = 2^31): a batch
+	 * that large runs as consecutive slices of whole samples, each under the limit,
+	 * as one would call the library by hand (at most two plans: the slice and a
+	 * last, shorter one). */
+	int64_t x_per = 1, y_per = 1;
+	for (int i = 1; i < k.nb; i++) {
+		x_per *= k.x[i];
+		y_per *= ysd[i];
+	}
+	const int64_t per = x_per > y_per ? x_per : y_per;
+	if (per > INT_MAX)
+		return -4;
+	const int64_t n = xs[0], most = (int64_t)INT_MAX / per;
+	const int64_t slices = (n + most - 1) / most;
+	const int64_t slice = (n + slices - 1) / slices;   /* equal slices: 16 is 8 + 8 */
 	const float one = 1.0f, zero = 0.0f;
-	st = cudnnConvolutionForward(conv_handle, &one, p->x, x, p->w, w, p->conv, p->algo, p->ws,
-	                             p->ws_size, &zero, p->y, y);
-	if (st != CUDNN_STATUS_SUCCESS)
-		return (int)st;
+	for (int64_t n0 = 0; n0 < n; n0 += slice) {
+		const int64_t nb = n - n0 < slice ? n - n0 : slice;
+		const float *xn = (const float *)x + n0 * x_per;
+		float *yn = (float *)y + n0 * y_per;
+		k.x[0] = nb;
+		ysd[0] = nb;
+		struct conv_plan *p;
+		int rc = conv_plan_get(&k, xn, w, yn, ysd, &p);
+		if (rc != 0)
+			return rc;
+		st = cudnnConvolutionForward(conv_handle, &one, p->x, xn, p->w, w, p->conv, p->algo,
+		                             p->ws, p->ws_size, &zero, p->y, yn);
+		if (st != CUDNN_STATUS_SUCCESS)
+			return (int)st;
+	}
 	return (int)cudaGetLastError();
 }
 
