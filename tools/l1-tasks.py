@@ -956,14 +956,18 @@ conv(72, "72_conv_transposed_3D_asymmetric_input_asymmetric_kernel___strided_pad
      c_kb=32, f_kb=32, baselines=["cudnn/l1-072"])
 conv(73, "73_conv_transposed_3D_asymmetric_input_square_kernel__strided_padded__grouped.py",
      "conv-transposed-3d-asymmetric-input-square-kernel-strided-padded-grouped",
-     "3-D transposed convolution 3×3×3, stride 2, padding 1, 4 groups", 3, [3, 3, 3],
-     s=[2, 2, 2], p=[1, 1, 1], groups=4, transposed=True,
+     "3-D transposed convolution 3×3×3, stride 2, padding 1 (ungrouped, as KernelBench's "
+     "module runs)", 3, [3, 3, 3],
+     s=[2, 2, 2], p=[1, 1, 1], groups=1, transposed=True,
      timed={"N": 4, "C": 32, "F": 32, "D": 32, "H": 64, "W": 128},
      checks=[cl("odd", N=2, C=4, F=8, D=5, H=7, W=11), cl("mid", N=2, C=12, F=20, D=7, H=11, W=13),
              cl("tiny", N=1, C=4, F=4, D=1, H=2, W=3)],
      c_kb=32, f_kb=32, baselines=["cudnn/l1-073"],
-     extra="KernelBench's module takes an output_padding argument but never passes it to "
-     "nn.ConvTranspose3d: output padding is 0.")
+     extra="KernelBench's file names this problem grouped, but its get_init_inputs() "
+     "returns (in, out, k, stride, padding, groups = 4) to a constructor whose sixth "
+     "parameter is output_padding, which the module never passes to nn.ConvTranspose3d: "
+     "the model KernelBench times has groups 1 and output padding 0, and this task "
+     "computes that model.")
 conv(74, "74_conv_transposed_1D_dilated.py", "conv-transposed-1d-dilated", "1-D transposed "
      "convolution, kernel 5, dilation 3", 1, [5], d=[3], transposed=True,
      timed={"N": 32, "C": 32, "F": 64, "L": 131072}, checks=C1, c_kb=32, f_kb=64,
@@ -1274,7 +1278,9 @@ Not departures, but worth knowing:
   inclusive sums). KernelBench's main (changelog v0.2) has since fixed it to a true exclusive
   scan [B, L]; this task follows v0.1, as every other does.
 - 12 is v0.1's `torch.diag(A) @ B`; main writes it `A.unsqueeze(1) * B`: the same function.
-- 73's module takes `output_padding` but never passes it: its output padding is 0.
+- 73 is named grouped, but its get_init_inputs() puts groups = 4 in the constructor's
+  `output_padding` slot, which the module never uses: KernelBench's model is ungrouped
+  (groups 1, output padding 0), and so is the task.
 - 100's targets have shape (batch_size,) and broadcast along the last dimension of the
   (batch_size, 32768) predictions, which only works because KernelBench's batch size is
   32768 too: targets are per column, not per row.
