@@ -581,6 +581,42 @@ static void test_interrupt(const char *exe)
 	cua_rmtree(dir);
 }
 
+/* ---- non-degeneracy: a chance coincidence of one seed pair is drawn again ------ */
+
+/* L1/095's timed cross-entropy is a mean over 32768 rows: a new seed moves it by
+ * ~100 times its tolerance, but the public pair (2 against 1, every input) lands
+ * within it. The check must draw a third seed and pass, while a task whose
+ * output ignores an input must still fail (tests/test-*.c cannot run an oracle). */
+static void test_degeneracy(const struct cua_catalogue *cat, const struct cua_eval_opts *o)
+{
+	const struct cua_task *t = NULL;
+	for (int i = 0; i < cat->n; i++)
+		if (strstr(cat->tasks[i]->id, "L1/095-"))
+			t = cat->tasks[i];
+	if (!t) {
+		result(false, "degeneracy redraw", "no task L1/095 in the catalogue");
+		return;
+	}
+	struct cua_eval e;
+	struct cua_degeneracy *d = cua_xcalloc(1, sizeof(*d));
+	struct cua_device dev;
+	char err[CUA_ERR_LEN];
+	memset(&e, 0, sizeof(e));
+	enum cua_status st = cua_eval_degeneracy(t, o, NULL, &e, d, &dev, err, sizeof(err));
+	int seeds_ok = 0, seeds_n = 0;
+	for (int k = 0; k < d->n; k++)
+		if (!strcmp(d->c[k].check, "seeds")) {
+			seeds_n++;
+			seeds_ok += d->c[k].ok;
+		}
+	result(st == CUA_OK && e.verdict == CUA_VERDICT_OK && seeds_n > 0 && seeds_ok == seeds_n,
+	       "a scalar mean's seed check survives one coincident seed pair (L1/095)",
+	       "%s: %s; %d of %d seed checks hold", st == CUA_OK ? cua_verdict_name(e.verdict)
+	       : "harness error", st == CUA_OK ? e.message : err, seeds_ok, seeds_n);
+	cua_eval_clear(&e);
+	free(d);
+}
+
 /* ---- cuarena env: a task's baselines are measured once per session ------------ */
 
 static void test_env_cache(const char *exe)
@@ -681,6 +717,8 @@ int main(int argc, char **argv)
 	test_candidates(&cat, root, "tests/cheats", &o, only);
 	if (!only || strstr("replay", only))
 		test_replay_run(&cat, root, &o, replay_glob);
+	if (!only || strstr("degeneracy", only))
+		test_degeneracy(&cat, &o);
 	if (!only || strstr("env", only))
 		test_env_cache(exe);
 	if (!only || strstr("killed run", only))
