@@ -2,8 +2,8 @@
 """torch_check.py — cross-validate the catalogue against PyTorch on the GPU machine.
 
     build/cuarena selftest --dump /tmp/dump          # inputs + fp64 oracle outputs
-    python3 tools/torch_check.py --dump /tmp/dump [--kernelbench DIR] [--time] [--out FILE]
-                                 [--only SUBSTR]
+    python3 tools/torch_check.py --dump /tmp/dump [--kernelbench DIR] [--fp32] [--time]
+                                 [--out FILE] [--only SUBSTR]
 
 Check: for every task with a dump, each check shape's inputs (exactly the harness's,
 read from the dump) are fed to the task's `torch` expression in float64, and our
@@ -11,7 +11,9 @@ fp64 oracle must agree with PyTorch within the task's tolerance. With --kernelbe
 (a KernelBench checkout: DIR/KernelBench/level1/*.py, e.g. `git archive v0.1
 KernelBench/level1` of its repository), a task whose task.json names its KernelBench
 problem ("source") is also run through that problem's own Model (tools/kb_l1.py), which
-must agree with the oracle too.
+must agree with the oracle too. With --fp32, the expression also runs in fp32 (TF32
+off) on the same inputs, and its error against the oracle is recorded as a fraction of
+the tolerance: the measured error of correct fp32 code that a tolerance must exceed.
 
 Time (--time): at the timed shape, on random inputs drawn from the task's
 distributions (never zeros), torch eager and torch.compile (default mode) are timed — of
@@ -142,10 +144,32 @@ def compare(shape_name, got, oracle, atol, rtol, what):
     return None, worst
 
 
-def check_task(task, dump_dir, kernelbench=None):
+def fp32_error(shape_name, got, oracle, atol, rtol):
+    """How far correct fp32 code (torch in fp32, TF32 off) lands from the fp64 oracle,
+    as a fraction of the task's tolerance: {shape, max_abs, max_ratio, out} where
+    max_ratio is the largest |oracle - got| / (atol + rtol |oracle|) and out the
+    number of elements beyond the tolerance (ratio > 1)."""
+    r = {"shape": shape_name, "max_abs": 0.0, "max_ratio": 0.0, "out": 0}
+    for g, o in zip(got, oracle):
+        if not o.is_floating_point() or g.numel() != o.numel():
+            continue
+        o = o.double()
+        diff = (o - g.reshape(o.shape).double()).abs().nan_to_num(1e300)
+        ratio = diff / (atol + rtol * o.abs())
+        if diff.numel():
+            r["max_abs"] = max(r["max_abs"], float(diff.max().item()))
+            r["max_ratio"] = max(r["max_ratio"], float(ratio.max().item()))
+            r["out"] += int((ratio > 1).sum().item())
+    return r
+
+
+def check_task(task, dump_dir, kernelbench=None, fp32=None):
     """Our fp64 oracle against the task's torch expression at every dumped check shape,
     and, with kernelbench (a KernelBench checkout) for a task that names its problem,
-    against KernelBench's own Model (tools/kb_l1.py) too."""
+    against KernelBench's own Model (tools/kb_l1.py) too. With fp32 (a list), the
+    same expression is also run in fp32 on the same inputs and each shape's
+    fp32_error() is appended: the measured error of correct fp32 code, which a
+    tolerance must exceed with a margin (docs/METHOD.md)."""
     man_path = os.path.join(dump_dir, task["_folder"], "manifest.json")
     if not os.path.exists(man_path):
         return None, "no dump"
@@ -160,13 +184,14 @@ def check_task(task, dump_dir, kernelbench=None):
         kb = kb_l1 if kb_l1.problem(task) is not None else None
     dims_of = {s["name"]: s["dims"] for s in task["shapes"]}
     for shape in man["shapes"]:
-        ins, oracle = {}, []
+        ins, ins32, oracle = {}, {}, []
         for t in shape["tensors"]:
             arr = np.fromfile(os.path.join(dump_dir, task["_folder"], t["file"]),
                               dtype=DTYPES[t["dtype"]]).reshape(t["shape"])
             x = torch.from_numpy(arr.copy()).cuda()
             if t["role"] == "input":
                 ins[t["name"]] = x.double() if x.is_floating_point() else x
+                ins32[t["name"]] = x.float() if x.is_floating_point() else x
             else:
                 oracle.append(x)
         with torch.no_grad():
@@ -177,6 +202,12 @@ def check_task(task, dump_dir, kernelbench=None):
         if bad:
             return False, bad
         worst = max(worst, w)
+        if fp32 is not None:
+            with torch.no_grad():
+                got32 = fn(*[ins32[n] for n in names])
+            if not isinstance(got32, (tuple, list)):
+                got32 = [got32]
+            fp32.append(fp32_error(shape["name"], got32, oracle, atol, rtol))
         if kb is not None:
             got = kb.run(task, kernelbench, ins, dims_of[shape["name"]])
             bad, w = compare(shape["name"], got, oracle, atol, rtol, "KernelBench's model")
@@ -331,6 +362,10 @@ def main():
     ap.add_argument("--warm", action="store_true",
                     help="only build each task's torch.compile graph once (fills the on-disk "
                     "inductor/Triton caches; run several in parallel before --time)")
+    ap.add_argument("--fp32", action="store_true",
+                    help="with --dump: also run each task's torch expression in fp32 (TF32 "
+                    "off) on the dumped inputs and record its error against the oracle as a "
+                    "fraction of the tolerance (entry \"fp32\", one per shape)")
     ap.add_argument("--shard", default="0/1", help="I/N: take every N-th task from the I-th")
     ap.add_argument("--kernelbench", help="a KernelBench checkout (its KernelBench/level1/*.py): "
                     "with --dump, a task that names its KernelBench problem is also checked "
@@ -366,7 +401,8 @@ def main():
         did = False   # a task with nothing checked or timed is skipped, not passed
         try:
             if a.dump:
-                good, msg = check_task(task, a.dump, a.kernelbench)
+                f32 = [] if a.fp32 else None
+                good, msg = check_task(task, a.dump, a.kernelbench, f32)
                 if good is None:
                     print("SKIP %s check: %s" % (task["_id"], msg))
                 else:
@@ -375,6 +411,16 @@ def main():
                     ok &= good
                     print("%s %s oracle vs torch fp64: %s" % ("PASS" if good else "FAIL",
                                                                task["_id"], msg))
+                if f32:
+                    # a measurement, not a verdict: a tolerance that correct fp32 code
+                    # misses is named, and the task's own selftest fails on it
+                    entry["fp32"] = f32
+                    w = max(f32, key=lambda r: r["max_ratio"])
+                    print("     %s torch fp32 vs oracle: worst %.3g of the tolerance "
+                          "(|diff| %.3g, shape %s)%s" % (
+                              task["_id"], w["max_ratio"], w["max_abs"], w["shape"],
+                              "; %d elements beyond it" % sum(r["out"] for r in f32)
+                              if w["max_ratio"] > 1 else ""))
             if a.warm:
                 did = True
                 entry["compile_build_cold_s"] = warm_task(task, a.kernelbench)

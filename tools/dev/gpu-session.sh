@@ -13,7 +13,7 @@
 #                                        # GPU suite's kernels) built on the CPU,
 #                                        # carried as .carry/cache.tgz (unpacked into
 #                                        # $CUARENA_CACHE below: no nvcc on the GPU's time)
-#   tools/dev/gpu-session.sh selftest [P...] # selftest (+ dumps, torch fp64 check) of the
+#   tools/dev/gpu-session.sh selftest [P...] # selftest (+ dumps, torch fp64 check, torch fp32 error) of the
 #                                        # patterns (default: the catalogue in one part
 #                                        # per GPU), dealt to the GPUs, until SELFTEST_S
 #                                        # (430) s after COMPILE_S (120) s of builds;
@@ -114,7 +114,7 @@ selftest)
 	done
 	wait
 	CUDA_VISIBLE_DEVICES=${DEVS[0]} timeout "${TORCH_S:-50}" python3 tools/torch_check.py \
-		--dump /tmp/gpu-session-dump "${KB_ARGS[@]}" --out "$OUT/torch-check.json" \
+		--dump /tmp/gpu-session-dump --fp32 "${KB_ARGS[@]}" --out "$OUT/torch-check.json" \
 		> "$OUT/torch-check.log" 2>&1
 	tail -n 2 "$OUT"/selftest-*.log "$OUT/torch-check.log"
 	[ -f "$OUT/cudnn-find.log" ] && cat "$OUT/cudnn-find.log"
