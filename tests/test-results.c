@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <cjson/cJSON.h>
 
@@ -725,6 +726,30 @@ Test(writer, run_json_is_composed_by_the_writer_and_read_back_by_the_reader)
  * without code is no candidate), each device's current baselines (a subject met
  * again begins a new set), server-side episodes and their ends, and lines of
  * tasks not asked for named. */
+/* A resume of the H200 replay sample refused its own folder: KernelBench's longest
+ * Level 1 ids (88 characters) did not fit the 64 bytes the reader kept for a task. */
+Test(writer, a_folder_with_the_longest_task_ids_is_read)
+{
+	char dir[256], p[400], err[CUA_ERR_LEN] = "";
+	const char *id = "L1/075-conv-transposed-2d-asymmetric-input-asymmetric-kernel-strided-"
+	                 "grouped-padded-dilated";
+	snprintf(dir, sizeof(dir), "%s/long-ids", tmp);
+	mkdir(dir, 0700);
+	char base[512];
+	snprintf(base, sizeof(base),
+	         "{\"schema\":2,\"task\":\"%s\",\"eval\":{\"subject\":\"nvcc\",\"verdict\":\"ok\"}}\n",
+	         id);
+	snprintf(p, sizeof(p), "%s/baselines.jsonl", dir);
+	cr_assert_eq(cua_write_file(p, base, strlen(base), err, sizeof(err)), CUA_OK, "%s", err);
+	const char *want_tasks[] = {id};
+	struct cua_prior_want want = {.tasks = want_tasks, .n_tasks = 1, .evals = true};
+	struct cua_prior *held = NULL;
+	cr_assert_eq(cua_prior_load(dir, &want, &held, err, sizeof(err)), CUA_OK, "%s", err);
+	struct cua_prior_base *b = cua_prior_base(held, id, NULL);
+	cr_expect(b && b->rep.n_base == 1, "the baselines of %s", id);
+	cua_prior_free(held);
+}
+
 Test(writer, a_folder_is_read_once_as_data)
 {
 	char dir[256], err[CUA_ERR_LEN] = "";

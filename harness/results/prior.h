@@ -37,14 +37,14 @@ struct cua_prior_eval {
 /* A task's baselines as they stand on one device: its latest set (a subject met
  * again begins a new set, as a remeasure writes one). */
 struct cua_prior_base {
-	char task[64], gpu[64];       /* gpu "" : the one device of the process */
+	char task[128], gpu[64];      /* gpu "" : the one device of the process */
 	int line;                     /* where the first line of this (task, gpu) is */
 	struct cua_report rep;        /* rep.task NULL: the caller finds it */
 };
 
 /* Everything the folder says about one task. */
 struct cua_prior_task {
-	char id[64];
+	char id[128];
 	bool listed;                  /* in run.json's tasks */
 	bool ended;                   /* its last end line is not "interrupted" */
 	int best_turn;                /* that line's */
@@ -59,7 +59,7 @@ struct cua_prior_task {
 
 /* A server-side episode ("episode" line of trajectories.jsonl). */
 struct cua_prior_episode {
-	char id[40], task[64], gpu[64], reward[32];
+	char id[40], task[128], gpu[64], reward[32];
 	int turns, line;
 	bool ended;                   /* an end line of it follows */
 };
@@ -81,7 +81,7 @@ struct cua_prior {
 	struct cua_buf text[CUA_RESULTS_N_FILES];              /* want.lines */
 	const char *foreign_file;     /* the first line of a task not wanted: where */
 	int foreign_line;             /* (0: none) */
-	char foreign_task[64];
+	char foreign_task[128];
 	int cap_tasks, cap_bases, cap_episodes;
 };
 
