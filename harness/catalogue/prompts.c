@@ -206,7 +206,10 @@ char *cua_prompts_render(const struct cua_task *t, const char *root)
 		cua_buf_printf(&b, "- input  `%s`: %s [", s->name, cua_dtype_name(s->dtype));
 		for (int k = 0; k < s->ndim; k++)
 			cua_buf_printf(&b, "%s%s", k ? ", " : "", s->shape[k]);
-		cua_buf_printf(&b, "]\n");
+		cua_buf_printf(&b, "]");
+		if (s->ignored)
+			cua_buf_printf(&b, " (no output depends on it: %s)", s->ignored);
+		cua_buf_printf(&b, "\n");
 	}
 	for (int i = 0; i < t->n_outputs; i++) {
 		const struct cua_tensor_spec *s = &t->outputs[i];

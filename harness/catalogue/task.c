@@ -151,11 +151,34 @@ void cua_init_describe(const struct cua_init *in, char *buf, size_t len)
 	}
 }
 
+/* "ignored": the reason no output depends on the input, one line of prose (at
+ * least 16 characters: a reason, not a flag). */
+static enum cua_status load_ignored(struct cua_loader *ld, const cJSON *j, const char *prefix,
+                                    struct cua_tensor_spec *spec)
+{
+	char f[CUA_FIELD_LEN];
+	const char *str;
+	enum cua_status rc = cua_loader_get_string(ld, j, prefix, "ignored", false, &str);
+	if (rc != CUA_OK || !str)
+		return rc;
+	cua_loader_join(f, prefix, "ignored");
+	size_t n = strlen(str);
+	if (n < 16 || n > 1000)
+		return cua_loader_fail(ld, f, "must say in 16 to 1000 characters why no output "
+		                       "depends on this input (has %zu)", n);
+	for (const char *c = str; *c; c++)
+		if ((unsigned char)*c < 0x20)
+			return cua_loader_fail(ld, f, "must be one line of text (a control "
+			                       "character at %td)", c - str);
+	spec->ignored = cua_xstrdup(str);
+	return CUA_OK;
+}
+
 static enum cua_status load_tensor(struct cua_loader *ld, const cJSON *j, const char *prefix,
                                    bool is_input, struct cua_tensor_spec *spec)
 {
-	static const char *const in_keys[] = {"name", "dtype", "shape", "init", NULL};
-	static const char *const layered_keys[] = {"name", "dtype", "layers", NULL};
+	static const char *const in_keys[] = {"name", "dtype", "shape", "init", "ignored", NULL};
+	static const char *const layered_keys[] = {"name", "dtype", "layers", "ignored", NULL};
 	static const char *const out_keys[] = {"name", "dtype", "shape", NULL};
 	char f[CUA_FIELD_LEN], g[CUA_FIELD_LEN], s[CUA_SHOWN_LEN + 1];
 	const char *str;
@@ -187,6 +210,8 @@ static enum cua_status load_tensor(struct cua_loader *ld, const cJSON *j, const 
 		                       "unknown dtype '%s' (f32, f64, f16, bf16, i32, i64, u8)",
 		                       cua_loader_shown(str, s, sizeof(s)));
 	spec->dtype = (enum cua_dtype)d;
+	if (is_input && (rc = load_ignored(ld, j, prefix, spec)) != CUA_OK)
+		return rc;
 	if (layered)
 		return cua_layers_load(ld, j, prefix, spec);
 
@@ -844,6 +869,7 @@ static void free_specs(struct cua_tensor_spec *specs, int n)
 		for (int k = 0; k < specs[i].ndim; k++)
 			free(specs[i].shape[k]);
 		free(specs[i].segments);
+		free(specs[i].ignored);
 	}
 }
 
@@ -921,4 +947,26 @@ enum cua_status cua_task_tensor_shape(const struct cua_task *t, int shape,
 	if (rc != CUA_OK)
 		memset(dims, 0, CUA_MAX_DIMS * sizeof(dims[0]));
 	return rc;
+}
+
+int64_t cua_task_dump_bytes(const struct cua_task *t, int shape, int64_t *largest)
+{
+	int64_t total = 0, most = 0;
+	for (int k = 0; k < t->n_inputs + t->n_outputs; k++) {
+		bool in = k < t->n_inputs;
+		const struct cua_tensor_spec *sp = in ? &t->inputs[k] : &t->outputs[k - t->n_inputs];
+		int64_t dims[CUA_MAX_DIMS], n = 1;
+		if (cua_task_tensor_shape(t, shape, sp, dims, NULL, 0) != CUA_OK)
+			return -1;
+		for (int d = 0; d < sp->ndim; d++)
+			n *= dims[d];
+		bool fl = sp->dtype == CUA_F32 || sp->dtype == CUA_F64 || sp->dtype == CUA_F16 ||
+		          sp->dtype == CUA_BF16;
+		int64_t b = n * (int64_t)(in || !fl ? cua_dtype_size(sp->dtype) : sizeof(double));
+		total += b;
+		most = b > most ? b : most;
+	}
+	if (largest)
+		*largest = most;
+	return total;
 }

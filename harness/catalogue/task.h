@@ -67,6 +67,10 @@ struct cua_tensor_spec {
 	 * ["P"] with P = the end of the last segment, the same in every shape set. */
 	int n_segments;
 	struct cua_segment *segments; /* owned; NULL when n_segments == 0 */
+	/* Inputs only: why no output depends on this input ("ignored" in task.json),
+	 * owned; NULL for an input every output must depend on. The selftest then
+	 * proves the reverse: regenerating it changes no output (cmd-selftest.c). */
+	char *ignored;
 };
 
 struct cua_named {
@@ -139,6 +143,17 @@ enum cua_status cua_task_tensor_shape(const struct cua_task *t, int shape,
                                       const struct cua_tensor_spec *spec,
                                       int64_t dims[CUA_MAX_DIMS], char *err,
                                       size_t errlen);
+
+/* What `selftest --dump` writes for shape set `shape`: the inputs in their
+ * dtypes, the oracle's outputs as it computes them (f64 for a float output).
+ * Returns the total in bytes and stores the largest one file's in *largest; -1
+ * when a shape does not resolve. */
+int64_t cua_task_dump_bytes(const struct cua_task *t, int shape, int64_t *largest);
+
+/* The dump holds the timed shape too when its files total at most this much
+ * (tools/torch_check.py measures torch's fp32 error there: the long recurrences
+ * of Level 3 fail at the timed shape alone). */
+#define CUA_DUMP_TIMED_MAX (256LL << 20)
 
 /* The segment of a layered input holding element `index`, or NULL when the
  * element is padding (or spec has no segments). Binary search. */

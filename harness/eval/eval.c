@@ -236,7 +236,21 @@ static enum cua_status run_child(const struct cua_task *t, const char *so_path,
 	so.capture_max = 64 * 1024;
 	so.env = env;
 	const char *mode = getenv("CUARENA_JUDGE");
-	if (mode && !strcmp(mode, "fresh")) {
+	/* --dump writes each tensor as one file: one over the serving judge's 8 GiB
+	 * file-size limit is written by a judge of its own, whose limit is the
+	 * largest file (L3/002's params are 8.6 GB: it died of SIGXFSZ). */
+	int64_t dump_file = 0;
+	for (int i = 0; extra && extra[i]; i++)
+		if (!strcmp(extra[i], "--dump"))
+			for (int sh = 0; sh < t->n_shapes; sh++) {
+				int64_t most = 0;
+				if (cua_task_dump_bytes(t, sh, &most) >= 0 && most > dump_file)
+					dump_file = most;
+			}
+	bool own_judge = dump_file + (64LL << 20) > (8LL << 30);
+	if (dump_file + (64LL << 20) > so.fsize_bytes)
+		so.fsize_bytes = (long)(dump_file + (64LL << 20));
+	if ((mode && !strcmp(mode, "fresh")) || own_judge) {
 		st = cua_sandbox_run(argv, &so, &r, err, errlen);
 	} else {
 		/* The device's long-lived judge: the same options, the key and the

@@ -64,7 +64,8 @@ static void emit_degeneracy(struct cua_judge *J, const char *shape, const char *
 /* Proves, from the oracle, that the task cannot be passed by a lazy kernel: at
  * every shape set, all-zero output fails, a constant output fails (outputs of
  * two or more elements), outputs differ across seeds, and regenerating any one
- * input changes the output. A check holds when at least one element of some
+ * input changes the output (or, for an input the task declares ignored, changes
+ * nothing). A check holds when at least one element of some
  * output leaves the tolerance. A seed check that fails is drawn once more with a
  * third seed: a scalar such as a mean over 10^5 rows moves between seeds by about
  * 100 times its tolerance, so one pair in a few hundred lands inside it by chance
@@ -126,8 +127,19 @@ void cua_selftest_degeneracy(struct cua_judge *J, const struct job *job, cudaStr
 				for (int o = 0; o < t->n_outputs; o++)
 					total += differing(J, &other.ref[o], &base.ref[o], s);
 			}
-			emit_degeneracy(J, shape, check, "*", total, 0, total > 0);
-			if (!total && !failed[0] && v < 0)
+			/* an input the task declares ignored ("ignored": its reason) must
+			 * change nothing: the declaration is checked, not trusted */
+			const bool ignored = v >= 0 && t->inputs[v].ignored;
+			emit_degeneracy(J, shape, check,
+			                ignored ? "none (declared ignored)" : "*", total, 0,
+			                ignored ? total == 0 : total > 0);
+			if (ignored) {
+				if (total && !failed[0])
+					snprintf(failed, sizeof(failed), "at shape %s input '%s' is "
+					         "declared ignored, but regenerating it changes %llu "
+					         "output elements beyond the tolerance", shape,
+					         t->inputs[v].name, total);
+			} else if (!total && !failed[0] && v < 0)
 				snprintf(failed, sizeof(failed), "at shape %s the outputs do not "
 				         "change with the seed", shape);
 			else if (!total && !failed[0])
@@ -143,7 +155,8 @@ void cua_selftest_degeneracy(struct cua_judge *J, const struct job *job, cudaStr
 }
 
 /* Writes every check shape's inputs (public seed 1) and oracle outputs as raw
- * little-endian files plus a manifest, for tools/torch_check.py. */
+ * little-endian files plus a manifest, for tools/torch_check.py; the timed
+ * shape's too when they total at most CUA_DUMP_TIMED_MAX. */
 void cua_selftest_dump(struct cua_judge *J, const struct job *job, cudaStream_t s)
 {
 	const struct cua_task *t = J->task;
@@ -156,7 +169,8 @@ void cua_selftest_dump(struct cua_judge *J, const struct job *job, cudaStream_t 
 		cua_judge_finish(J, CUA_VERDICT_HARNESS_ERROR, "%s", err);
 	int timed = cua_task_timed_shape(t);
 	for (int sh = 0; sh < t->n_shapes; sh++) {
-		if (sh == timed)
+		int64_t bytes = cua_task_dump_bytes(t, sh, NULL);
+		if (sh == timed && (bytes < 0 || bytes > CUA_DUMP_TIMED_MAX))
 			continue;
 		struct shape_bufs b;
 		uint64_t seeds[CUA_MAX_TENSORS];
