@@ -614,6 +614,34 @@ static void test_degeneracy(const struct cua_catalogue *cat, const struct cua_ev
 	       "%s: %s; %d of %d seed checks hold", st == CUA_OK ? cua_verdict_name(e.verdict)
 	       : "harness error", st == CUA_OK ? e.message : err, seeds_ok, seeds_n);
 	cua_eval_clear(&e);
+
+	/* L3/049 declares Cm ignored (its final state never reads C): the task passes,
+	 * and at every shape set regenerating Cm changed nothing, as declared */
+	t = NULL;
+	for (int i = 0; i < cat->n; i++)
+		if (strstr(cat->tasks[i]->id, "L3/049-"))
+			t = cat->tasks[i];
+	if (!t) {
+		result(false, "degeneracy of a declared-ignored input", "no task L3/049");
+		free(d);
+		return;
+	}
+	memset(&e, 0, sizeof(e));
+	memset(d, 0, sizeof(*d));
+	st = cua_eval_degeneracy(t, o, NULL, &e, d, &dev, err, sizeof(err));
+	int ign_ok = 0, ign_n = 0;
+	for (int k = 0; k < d->n; k++)
+		if (!strcmp(d->c[k].check, "input:Cm")) {
+			ign_n++;
+			ign_ok += d->c[k].ok && d->c[k].differ == 0 &&
+			          !strcmp(d->c[k].output, "none (declared ignored)");
+		}
+	result(st == CUA_OK && e.verdict == CUA_VERDICT_OK && ign_n == t->n_shapes &&
+	           ign_ok == ign_n,
+	       "an input declared ignored is proved to change nothing (L3/049's Cm)",
+	       "%s: %s; %d of %d shape sets hold", st == CUA_OK ? cua_verdict_name(e.verdict)
+	       : "harness error", st == CUA_OK ? e.message : err, ign_ok, ign_n);
+	cua_eval_clear(&e);
 	free(d);
 }
 
