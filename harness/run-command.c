@@ -333,6 +333,13 @@ void cua_child_signal(const struct cua_child *c, int sig)
 	kill(c->pid, sig);
 }
 
+/* What names c in an error after its start: argv[0], unless the caller has
+ * let argv go (NULL). */
+static const char *child_name(const struct cua_child *c)
+{
+	return c->argv && c->argv[0] ? c->argv[0] : "child";
+}
+
 /* wait4 for c, EINTR retried; on success or not, c is no longer running. */
 static pid_t reap(struct cua_child *c)
 {
@@ -362,7 +369,7 @@ enum cua_status cua_child_wait(struct cua_child *c, char *err, size_t errlen)
 {
 	if (c->pid <= 0)
 		return CUA_OK;
-	const char *name = c->argv[0];
+	const char *name = child_name(c);
 	if (reap(c) < 0) {
 		int e = errno;
 		cua_errf(err, errlen, "%s: wait failed: %s", name, strerror(e));
@@ -428,7 +435,7 @@ enum cua_status cua_child_capture(struct cua_child *c, size_t cap, double timeou
 		}
 		int k = poll(p, n, wait_ms);
 		if (k < 0 && errno != EINTR) {
-			cua_errf(err, errlen, "%s: poll failed: %s", c->argv[0], strerror(errno));
+			cua_errf(err, errlen, "%s: poll failed: %s", child_name(c), strerror(errno));
 			cua_child_clear(c);
 			return CUA_E_SYSTEM;
 		}
@@ -456,7 +463,7 @@ enum cua_status cua_child_capture(struct cua_child *c, size_t cap, double timeou
 	}
 	if (*timed_out) {
 		cua_child_kill(c);
-		cua_errf(err, errlen, "%s: killed after %g s", c->argv[0], timeout_s);
+		cua_errf(err, errlen, "%s: killed after %g s", child_name(c), timeout_s);
 		return CUA_E_TIMEOUT;
 	}
 	return cua_child_wait(c, err, errlen);

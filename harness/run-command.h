@@ -63,7 +63,9 @@ struct cua_child_pre {
 };
 
 struct cua_child {
-	/* what to run (borrowed; set before cua_child_start) */
+	/* what to run (borrowed; set before cua_child_start, read by it alone but
+	 * for argv[0], which names the child in later errors: a caller that lets
+	 * argv go sets it NULL) */
 	const char *path;              /* execve's file: no PATH search */
 	char *const *argv;             /* NULL-terminated; argv[0] names it in errors */
 	char *const *envp;             /* NULL: the parent's environment */

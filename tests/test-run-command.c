@@ -441,3 +441,15 @@ Test(run_command, signal_leaves_the_child_to_reap_and_wait_forgets_one_reaped_el
 	cr_assert_eq(c.wstatus, 0);
 	cr_assert_str_eq(err, "sh: wait failed: No child processes");
 }
+
+Test(run_command, a_child_whose_argv_is_gone_is_named_child_in_later_errors)
+{
+	struct cua_child c;
+	char *argv[4];
+	sh(&c, argv, "exit 0");
+	cr_assert_eq(cua_child_start(&c, err, sizeof err), CUA_OK, "%s", err);
+	c.argv = NULL;                /* a staying child outlives what it was started with */
+	cr_assert_eq(waitpid(c.pid, NULL, 0), c.pid);
+	cr_assert_eq(cua_child_wait(&c, err, sizeof err), CUA_E_SYSTEM);
+	cr_assert_str_eq(err, "child: wait failed: No child processes");
+}
