@@ -7,8 +7,11 @@
  * reported by the child through a close-on-exec pipe); cua_child_exited,
  * cua_child_signal, cua_child_kill, cua_child_wait (with the resources it
  * used) and cua_child_capture end it. The exec agent (agents/exec.c) and the
- * gnuplot runner (boards/plot-gnuplot.c) start theirs with it. Untrusted code
- * is not run this way yet: sandbox.c and judge/jail.c confine theirs. */
+ * gnuplot runner (boards/plot-gnuplot.c) start theirs with it as they are;
+ * sandbox.c starts the untrusted ones with it too, confining them in its
+ * pre_exec (rlimits, namespaces, a view, a private tmp). judge/jail.c alone
+ * starts its child apart: it clones the kernel's process straight into new
+ * namespaces, and is linked, libc alone, into cuarena-cand. */
 #ifndef CUA_RUN_COMMAND_H
 #define CUA_RUN_COMMAND_H
 
