@@ -1,6 +1,7 @@
-/* run-command.c — one way to start a child of the harness's, with pipes
- * (run-command.h): fork, the child's streams and setup, a close-on-exec status
- * pipe that tells a failed execve from a started program, reaping. */
+/* run-command.c — the one way to start a child of the harness's (run-command.h):
+ * fork, the child's streams, kept descriptors and the caller's pre_exec, a
+ * close-on-exec status pipe that tells a failed start from a started program,
+ * a pidfd, reaping with the resources used. */
 #include "run-command.h"
 
 #include <errno.h>
@@ -28,31 +29,100 @@ void cua_child_init(struct cua_child *c)
 	memset(c, 0, sizeof(*c));
 	c->in_fd = c->out_fd = c->err_fd = -1;
 	c->pid = -1;
-	c->to_child = c->from_out = c->from_err = -1;
+	c->to_child = c->from_out = c->from_err = c->pidfd = -1;
 }
 
-/* Reported by the child through the status pipe when it cannot start. */
-struct start_failure {
+/* Sent by the child through the status pipe: pre_exec's note once it has
+ * returned (stage CUA_CHILD_STARTED), and a failure to start (any other stage,
+ * the last message). EOF without a failure: execve succeeded (the pipe is
+ * close-on-exec) or, with no path, the child ended after pre_exec. */
+struct start_report {
 	int32_t stage;
 	int32_t err;
+	int32_t pre_stage;
+	uint32_t note;
+	char step[CUA_CHILD_STEP_LEN];
 };
 
-static void child_fail(int fd, enum cua_child_stage stage)
+static void send_report(int fd, const struct start_report *r)
 {
-	struct start_failure f = { .stage = (int32_t)stage, .err = errno };
-	ssize_t r;
+	ssize_t n;
 
 	do
-		r = write(fd, &f, sizeof f);
-	while (r < 0 && errno == EINTR);
+		n = write(fd, r, sizeof *r);   /* under PIPE_BUF: all of it or nothing */
+	while (n < 0 && errno == EINTR);
+}
+
+static void fail_report(int fd, enum cua_child_stage stage, int pre_stage, const char *step,
+                        unsigned note) __attribute__((noreturn));
+static void fail_report(int fd, enum cua_child_stage stage, int pre_stage, const char *step,
+                        unsigned note)
+{
+	struct start_report r = { .stage = (int32_t)stage, .err = errno,
+	                          .pre_stage = pre_stage, .note = note };
+
+	if (step) {
+		size_t n = strlen(step);
+		if (n >= sizeof r.step)
+			n = sizeof r.step - 1;
+		memcpy(r.step, step, n);
+	}
+	send_report(fd, &r);
 	_exit(127);
+}
+
+static void child_fail(int fd, enum cua_child_stage stage, unsigned note)
+	__attribute__((noreturn));
+static void child_fail(int fd, enum cua_child_stage stage, unsigned note)
+{
+	fail_report(fd, stage, 0, NULL, note);
+}
+
+void cua_child_fail(struct cua_child_pre *pre, int stage, const char *step)
+{
+	fail_report(pre->status_fd, CUA_CHILD_AT_PRE_EXEC, stage, step, pre->note);
+}
+
+/* Closes every descriptor from 3 up but the n in keep (sorted here; those
+ * below 3 ignored). Where the kernel has no close_range, one by one up to the
+ * descriptor limit. */
+static void close_others(unsigned int *keep, int n)
+{
+	unsigned int from = 3;
+
+	for (int i = 1; i < n; i++)                 /* insertion sort: n is small */
+		for (int j = i; j > 0 && keep[j - 1] > keep[j]; j--) {
+			unsigned int t = keep[j];
+			keep[j] = keep[j - 1];
+			keep[j - 1] = t;
+		}
+	for (int i = 0; i <= n; i++) {
+		unsigned int last = i < n ? keep[i] - 1 : ~0U;
+		if (i < n && keep[i] < from) {
+			if (keep[i] + 1 > from)
+				from = keep[i] + 1;
+			continue;                           /* below 3, or a repeat */
+		}
+		if (last >= from && syscall(SYS_close_range, from, last, 0u) != 0) {
+			long max = sysconf(_SC_OPEN_MAX);
+			if (max < 0 || max > 1 << 20)
+				max = 1 << 20;
+			for (long fd = from; fd <= (long)last && fd < max; fd++)
+				close((int)fd);
+		}
+		if (i < n)
+			from = keep[i] + 1;
+	}
 }
 
 /* In the child, between fork and execve: async-signal-safe calls only. fds[i]
  * is what stream i becomes (-1: left as it is); st_w the status pipe. */
 static void child_main(const struct cua_child *c, const int fds[3], int st_w)
 {
-	int hi[4], st = st_w;
+	int hi[3], khi[CUA_CHILD_KEEP_MAX], st = st_w;
+	unsigned int kept[CUA_CHILD_KEEP_MAX + 1];
+	int floor = 3, n = c->n_keep;
+	struct cua_child_pre pre = { .note = 0 };
 
 	if (c->flags & CUA_CHILD_NEW_PGRP)
 		setpgid(0, 0);
@@ -65,26 +135,77 @@ static void child_main(const struct cua_child *c, const int fds[3], int st_w)
 		sigemptyset(&none);
 		sigprocmask(SIG_SETMASK, &none, NULL);
 	}
-	/* Lift every fd above 2 first, so that one on 0..2 is not clobbered. */
+	/* Lift every fd above the numbers about to be filled first (0..2 and the
+	 * kept ones' targets), so that none is clobbered before it is moved. */
+	for (int i = 0; i < n; i++) {
+		int as = c->keep[i].as >= 0 ? c->keep[i].as : c->keep[i].fd;
+		if (as >= floor)
+			floor = as + 1;
+	}
 	for (int i = 0; i < 3; i++)
-		if (fds[i] >= 0 && (hi[i] = fcntl(fds[i], F_DUPFD_CLOEXEC, 3)) < 0)
-			child_fail(st, CUA_CHILD_AT_FDS);
-	if ((hi[3] = fcntl(st_w, F_DUPFD_CLOEXEC, 3)) < 0)
-		child_fail(st, CUA_CHILD_AT_FDS);
-	st = hi[3];
+		if (fds[i] >= 0 && (hi[i] = fcntl(fds[i], F_DUPFD_CLOEXEC, floor)) < 0)
+			child_fail(st, CUA_CHILD_AT_FDS, 0);
+	for (int i = 0; i < n; i++)
+		if ((khi[i] = fcntl(c->keep[i].fd, F_DUPFD_CLOEXEC, floor)) < 0)
+			child_fail(st, CUA_CHILD_AT_FDS, 0);
+	if ((st = fcntl(st_w, F_DUPFD_CLOEXEC, floor)) < 0)
+		child_fail(st_w, CUA_CHILD_AT_FDS, 0);
 	for (int i = 0; i < 3; i++)
 		if (fds[i] >= 0 && dup2(hi[i], i) < 0)
-			child_fail(st, CUA_CHILD_AT_FDS);
-	if (c->flags & CUA_CHILD_CLOSE_FDS) {
-		/* everything else but the status pipe (close-on-exec) */
-		if (st > 3)
-			syscall(SYS_close_range, 3u, (unsigned int)st - 1, 0u);
-		syscall(SYS_close_range, (unsigned int)st + 1, ~0u, 0u);
+			child_fail(st, CUA_CHILD_AT_FDS, 0);
+	for (int i = 0; i < n; i++) {   /* dup2 leaves the new one open across execve */
+		int as = c->keep[i].as >= 0 ? c->keep[i].as : c->keep[i].fd;
+		if (dup2(khi[i], as) < 0)
+			child_fail(st, CUA_CHILD_AT_FDS, 0);
+		kept[i] = (unsigned int)as;
+	}
+	kept[n] = (unsigned int)st;     /* the status pipe: close-on-exec */
+	if (c->flags & CUA_CHILD_CLOSE_FDS)
+		close_others(kept, n + 1);
+	if (c->pre_exec) {
+		pre.status_fd = st;
+		c->pre_exec(&pre, c->pre_exec_ctx);
+		send_report(st, &(struct start_report){ .stage = CUA_CHILD_STARTED,
+		                                        .note = pre.note });
 	}
 	if (c->cwd && chdir(c->cwd) < 0)
-		child_fail(st, CUA_CHILD_AT_CWD);
+		child_fail(st, CUA_CHILD_AT_CWD, pre.note);
+	if (!c->path)
+		_exit(0);
 	execve(c->path, c->argv, c->envp ? c->envp : environ);
-	child_fail(st, CUA_CHILD_AT_EXEC);
+	child_fail(st, CUA_CHILD_AT_EXEC, pre.note);
+}
+
+static int open_pidfd(pid_t pid)
+{
+#ifdef SYS_pidfd_open
+	int fd = (int)syscall(SYS_pidfd_open, pid, 0);
+	if (fd >= 0)
+		fcntl(fd, F_SETFD, FD_CLOEXEC);
+	return fd;
+#else
+	(void)pid;
+	return -1;
+#endif
+}
+
+/* Reads the status pipe to its end or to a failure; true (and *r) on one. */
+static bool read_reports(int fd, struct cua_child *c, struct start_report *r)
+{
+	for (;;) {
+		size_t got = 0;
+		while (got < sizeof *r) {
+			ssize_t n = read(fd, (char *)r + got, sizeof *r - got);
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n <= 0)
+				return false;
+			got += (size_t)n;
+		}
+		c->note = r->note;
+		if (r->stage != CUA_CHILD_STARTED)
+			return true;
+	}
 }
 
 enum cua_status cua_child_start(struct cua_child *c, char *err, size_t errlen)
@@ -96,14 +217,21 @@ enum cua_status cua_child_start(struct cua_child *c, char *err, size_t errlen)
 	int pipes[3][2] = { { -1, -1 }, { -1, -1 }, { -1, -1 } }, st_p[2] = { -1, -1 };
 	int devnull[3] = { -1, -1, -1 }, fds[3] = { -1, -1, -1 };
 	enum cua_status result = CUA_E_SYSTEM;
-	struct start_failure f;
-	ssize_t got = 0, r;
+	struct start_report f;
 
+	CUA_ASSERT(c->n_keep >= 0 && c->n_keep <= CUA_CHILD_KEEP_MAX);
+	for (int i = 0; i < c->n_keep; i++)
+		CUA_ASSERT(c->keep[i].fd >= 0 && (c->keep[i].as > 2 ||
+		           (c->keep[i].as == -1 && c->keep[i].fd > 2)));
 	c->pid = -1;
-	c->to_child = c->from_out = c->from_err = -1;
+	c->to_child = c->from_out = c->from_err = c->pidfd = -1;
+	c->note = 0;
 	c->wstatus = 0;
+	memset(&c->rusage, 0, sizeof c->rusage);
 	c->failed = CUA_CHILD_STARTED;
 	c->failed_errno = 0;
+	c->failed_pre_stage = 0;
+	c->failed_step[0] = '\0';
 	for (int i = 0; i < 3; i++) {
 		if (how[i] == CUA_CHILD_PIPE && pipe2(pipes[i], O_CLOEXEC) < 0)
 			goto pipe_failed;
@@ -127,29 +255,30 @@ enum cua_status cua_child_start(struct cua_child *c, char *err, size_t errlen)
 		child_main(c, fds, st_p[1]);   /* never returns */
 	if (c->flags & CUA_CHILD_NEW_PGRP)
 		setpgid(c->pid, c->pid);       /* also done by the child; whichever is first */
+	if (c->flags & CUA_CHILD_PIDFD)
+		c->pidfd = open_pidfd(c->pid);
 	close_fd(&st_p[1]);
 	for (int i = 0; i < 3; i++)
 		if (how[i] == CUA_CHILD_PIPE)
 			close_fd(&pipes[i][i == 0 ? 0 : 1]);
 
-	/* EOF on the status pipe: execve succeeded (the pipe is close-on-exec). */
-	while ((size_t)got < sizeof f) {
-		r = read(st_p[0], (char *)&f + got, sizeof f - (size_t)got);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break;
-		got += r;
-	}
-	if ((size_t)got == sizeof f) {
+	if (read_reports(st_p[0], c, &f)) {
 		cua_child_kill(c);
-		c->failed = f.stage >= CUA_CHILD_AT_FDS && f.stage <= CUA_CHILD_AT_EXEC
+		c->failed = f.stage >= CUA_CHILD_AT_FDS && f.stage <= CUA_CHILD_AT_PRE_EXEC &&
+		            f.stage != CUA_CHILD_AT_PIPES && f.stage != CUA_CHILD_AT_FORK
 		            ? (enum cua_child_stage)f.stage : CUA_CHILD_AT_FDS;
 		c->failed_errno = f.err;
-		cua_errf(err, errlen, "cannot start %s: %s: %s", c->argv[0],
-		         f.stage >= 1 && f.stage <= 3 ? stage[f.stage] : "setup",
-		         strerror(f.err));
-		result = f.stage == CUA_CHILD_AT_EXEC && (f.err == ENOENT || f.err == ENOTDIR)
+		if (c->failed == CUA_CHILD_AT_PRE_EXEC) {
+			c->failed_pre_stage = f.pre_stage;
+			f.step[sizeof f.step - 1] = '\0';
+			memcpy(c->failed_step, f.step, sizeof f.step);
+			cua_errf(err, errlen, "cannot start %s: %s: %s", c->argv[0],
+			         f.step[0] ? f.step : "its pre-exec setup", strerror(f.err));
+		} else {
+			cua_errf(err, errlen, "cannot start %s: %s: %s", c->argv[0],
+			         stage[c->failed], strerror(f.err));
+		}
+		result = c->failed == CUA_CHILD_AT_EXEC && (f.err == ENOENT || f.err == ENOTDIR)
 		         ? CUA_E_NOT_FOUND : CUA_E_SYSTEM;
 		goto out;
 	}
@@ -195,33 +324,58 @@ bool cua_child_exited(const struct cua_child *c)
 	return si.si_pid == c->pid;
 }
 
-void cua_child_kill(struct cua_child *c)
+void cua_child_signal(const struct cua_child *c, int sig)
 {
-	pid_t r;
-
 	if (c->pid <= 0)
 		return;
 	if (c->flags & CUA_CHILD_NEW_PGRP)
-		kill(-c->pid, SIGKILL);
-	kill(c->pid, SIGKILL);
+		kill(-c->pid, sig);
+	kill(c->pid, sig);
+}
+
+/* What names c in an error after its start: argv[0], unless the caller has
+ * let argv go (NULL). */
+static const char *child_name(const struct cua_child *c)
+{
+	return c->argv && c->argv[0] ? c->argv[0] : "child";
+}
+
+/* wait4 for c, EINTR retried; on success or not, c is no longer running. */
+static pid_t reap(struct cua_child *c)
+{
+	pid_t r;
+
 	do
-		r = waitpid(c->pid, &c->wstatus, 0);
+		r = wait4(c->pid, &c->wstatus, 0, &c->rusage);
 	while (r < 0 && errno == EINTR);
-	if (r < 0)
+	if (r < 0) {
 		c->wstatus = 0;     /* ECHILD: someone else reaped it */
+		memset(&c->rusage, 0, sizeof c->rusage);
+	}
 	c->pid = -1;
+	close_fd(&c->pidfd);
+	return r;
+}
+
+void cua_child_kill(struct cua_child *c)
+{
+	if (c->pid <= 0)
+		return;
+	cua_child_signal(c, SIGKILL);
+	reap(c);
 }
 
 enum cua_status cua_child_wait(struct cua_child *c, char *err, size_t errlen)
 {
 	if (c->pid <= 0)
 		return CUA_OK;
-	while (waitpid(c->pid, &c->wstatus, 0) < 0)
-		if (errno != EINTR) {
-			cua_errf(err, errlen, "%s: wait failed: %s", c->argv[0], strerror(errno));
-			return CUA_E_SYSTEM;
-		}
-	c->pid = -1;
+	const char *name = child_name(c);
+	if (reap(c) < 0) {
+		int e = errno;
+		cua_errf(err, errlen, "%s: wait failed: %s", name, strerror(e));
+		errno = e;
+		return CUA_E_SYSTEM;
+	}
 	return CUA_OK;
 }
 
@@ -281,7 +435,7 @@ enum cua_status cua_child_capture(struct cua_child *c, size_t cap, double timeou
 		}
 		int k = poll(p, n, wait_ms);
 		if (k < 0 && errno != EINTR) {
-			cua_errf(err, errlen, "%s: poll failed: %s", c->argv[0], strerror(errno));
+			cua_errf(err, errlen, "%s: poll failed: %s", child_name(c), strerror(errno));
 			cua_child_clear(c);
 			return CUA_E_SYSTEM;
 		}
@@ -309,7 +463,7 @@ enum cua_status cua_child_capture(struct cua_child *c, size_t cap, double timeou
 	}
 	if (*timed_out) {
 		cua_child_kill(c);
-		cua_errf(err, errlen, "%s: killed after %g s", c->argv[0], timeout_s);
+		cua_errf(err, errlen, "%s: killed after %g s", child_name(c), timeout_s);
 		return CUA_E_TIMEOUT;
 	}
 	return cua_child_wait(c, err, errlen);
@@ -318,6 +472,7 @@ enum cua_status cua_child_capture(struct cua_child *c, size_t cap, double timeou
 void cua_child_clear(struct cua_child *c)
 {
 	cua_child_kill(c);
+	close_fd(&c->pidfd);
 	close_fd(&c->to_child);
 	close_fd(&c->from_out);
 	close_fd(&c->from_err);

@@ -1,5 +1,6 @@
-/* sandbox.c — fork/exec of one untrusted child with rlimits, a scrubbed
- * environment, a private temp dir, captured output and a deadline (sandbox.h).
+/* sandbox.c — one untrusted child with rlimits, a scrubbed environment, a
+ * private temp dir, captured output and a deadline (sandbox.h), started through
+ * run-command.c: what makes it safe is run-command's pre_exec here.
  *
  * Over docs/CODE-STYLE.md's ~900 lines: its two ways to run a child (once, or
  * staying for exchange after exchange) share the helpers that make a child safe
@@ -7,6 +8,7 @@
  * place.
  */
 #include "sandbox.h"
+#include "run-command.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -19,7 +21,6 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
-#include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -32,14 +33,11 @@
 #define TICK_MS 20
 #define SCRATCH_LEN 65536
 
-/* Setup stages the child reports on failure (status pipe). */
+/* Setup stages a start-up failure is named by: pre_exec's own (cua_child_fail)
+ * and run-command's descriptors and execve, in the same words. */
 enum stage { STAGE_FDS = 1, STAGE_RLIMIT, STAGE_CWD, STAGE_EXEC, STAGE_JAIL };
 
-/* Status pipe protocol (child to parent, closed by execve's O_CLOEXEC):
- * "N" + one byte of ISO_* bits, then on a setup failure "F" + struct
- * startup_failure. EOF with no "F" means execve succeeded. */
-#define MSG_NET 'N'
-#define MSG_FAIL 'F'
+/* What pre_exec tells the parent (its note): how the child is isolated. */
 #define ISO_NET 1      /* own network namespace */
 #define ISO_JAIL 2     /* in the view, unprivileged (opts->view) */
 #define ISO_USERNS 4   /* the jail is a user namespace's */
@@ -59,14 +57,6 @@ static const char *stage_name(int s)
 	}
 	return "setup";
 }
-
-/* Status message after the net byte: a setup stage, its errno, and for the
- * jail the step that failed ("binding /usr/include"). */
-struct startup_failure {
-	int32_t stage;
-	int32_t err;
-	char step[160];
-};
 
 void cua_sandbox_opts_init(struct cua_sandbox_opts *o)
 {
@@ -119,75 +109,6 @@ const char *cua_signal_desc(int sig)
 }
 
 /* ---- child side: async-signal-safe calls only ---------------------------- */
-
-static void write_all(int fd, const void *buf, size_t len)
-{
-	const char *p = buf;
-
-	while (len > 0) {
-		ssize_t r = write(fd, p, len);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return;
-		p += r;
-		len -= (size_t)r;
-	}
-}
-
-static void child_fail_step(int status_fd, int stage, const char *step)
-{
-	unsigned char msg[1 + sizeof(struct startup_failure)];
-	struct startup_failure f = { .stage = stage, .err = errno };
-
-	if (step) {
-		size_t n = strlen(step);
-		if (n >= sizeof f.step)
-			n = sizeof f.step - 1;
-		memcpy(f.step, step, n);
-	}
-	msg[0] = MSG_FAIL;
-	memcpy(msg + 1, &f, sizeof f);
-	write_all(status_fd, msg, sizeof msg);
-	_exit(127);
-}
-
-static void child_fail(int status_fd, int stage)
-{
-	child_fail_step(status_fd, stage, NULL);
-}
-
-/* Closes every fd >= 3 except keep_a and keep_b (either may be < 3). */
-static void close_others(int keep_a, int keep_b)
-{
-	unsigned int keep[2] = { keep_a < 3 ? 0 : (unsigned int)keep_a,
-	                         keep_b < 3 ? 0 : (unsigned int)keep_b };
-	unsigned int from = 3;
-
-	if (keep[0] > keep[1]) {
-		unsigned int t = keep[0];
-		keep[0] = keep[1];
-		keep[1] = t;
-	}
-	for (int i = 0; i <= 2; i++) {
-		unsigned int to = i < 2 ? keep[i] : 0;
-
-		if (i < 2 && to < from)
-			continue;                   /* nothing kept here */
-		unsigned int last = i < 2 ? to - 1 : ~0U;
-		if (last >= from &&
-		    syscall(SYS_close_range, from, last, 0) != 0) {
-			/* No close_range (old kernel): close what the fd limit allows. */
-			long max = sysconf(_SC_OPEN_MAX);
-			if (max < 0 || max > 1 << 20)
-				max = 1 << 20;
-			for (long fd = from; fd <= (long)last && fd < max; fd++)
-				close((int)fd);
-		}
-		if (i < 2)
-			from = to + 1;
-	}
-}
 
 static int set_limit(int resource, rlim_t v)
 {
@@ -244,7 +165,7 @@ static int drop_to_nobody(void)
  * root without CAP_SYS_ADMIN), a user namespace mapping the user to itself,
  * entered as 65534 when root (dumpable again, so that its /proc files are its
  * own to write). */
-static unsigned char child_jail(const struct cua_sandbox_opts *o, int status_fd)
+static unsigned char child_jail(const struct cua_sandbox_opts *o, struct cua_child_pre *pre)
 {
 	const int ns = CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS;
 	bool root = geteuid() == 0, userns = false;
@@ -252,42 +173,39 @@ static unsigned char child_jail(const struct cua_sandbox_opts *o, int status_fd)
 
 	if (!root || unshare(ns) < 0) {
 		if (root && (drop_to_nobody() < 0 || prctl(PR_SET_DUMPABLE, 1, 0, 0, 0) < 0))
-			child_fail_step(status_fd, STAGE_JAIL, "dropping to uid 65534");
+			cua_child_fail(pre, STAGE_JAIL, "dropping to uid 65534");
 		uid_t uid = geteuid();
 		gid_t gid = getegid();
 		if (unshare(CLONE_NEWUSER | ns) < 0)
-			child_fail_step(status_fd, STAGE_JAIL,
+			cua_child_fail(pre, STAGE_JAIL,
 			                "making namespaces (root's, or a user namespace's)");
 		self_map(map, uid);
 		if (write_proc("/proc/self/uid_map", map) < 0)
-			child_fail_step(status_fd, STAGE_JAIL, "writing the user namespace's uid_map");
+			cua_child_fail(pre, STAGE_JAIL, "writing the user namespace's uid_map");
 		if (write_proc("/proc/self/setgroups", "deny") < 0 && errno != ENOENT)
-			child_fail_step(status_fd, STAGE_JAIL, "writing the user namespace's setgroups");
+			cua_child_fail(pre, STAGE_JAIL, "writing the user namespace's setgroups");
 		self_map(map, gid);
 		if (write_proc("/proc/self/gid_map", map) < 0)
-			child_fail_step(status_fd, STAGE_JAIL, "writing the user namespace's gid_map");
+			cua_child_fail(pre, STAGE_JAIL, "writing the user namespace's gid_map");
 		userns = true;
 	}
 	const char *step = NULL;
 	if (cua_view_enter(o->view, o->n_view, false, &step) < 0)
-		child_fail_step(status_fd, STAGE_JAIL, step ? step : "entering the view");
+		cua_child_fail(pre, STAGE_JAIL, step ? step : "entering the view");
 	if (root && !userns && drop_to_nobody() < 0)
-		child_fail_step(status_fd, STAGE_JAIL, "dropping to uid 65534");
+		cua_child_fail(pre, STAGE_JAIL, "dropping to uid 65534");
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
-		child_fail_step(status_fd, STAGE_JAIL, "setting no_new_privs");
+		cua_child_fail(pre, STAGE_JAIL, "setting no_new_privs");
 	return ISO_NET | ISO_JAIL | (userns ? ISO_USERNS : 0);
 }
 
+/* What the child does to itself before execve (child_setup). */
 struct child_setup {
-	const char *path;
-	char *const *argv;
-	char *const *envp;
-	const char *dir;            /* chdir target or NULL */
-	int devnull, out_w, err_w, chan_w, status_w;
 	const struct cua_sandbox_opts *opts;
+	const char *dir;            /* chdir target or NULL */
 };
 
-static void nproc_limit(long nproc, int status_fd)
+static void nproc_limit(long nproc, struct cua_child_pre *pre)
 {
 	/* never above the hard limit we were given (that would fail, not limit) */
 	struct rlimit cur;
@@ -296,84 +214,53 @@ static void nproc_limit(long nproc, int status_fd)
 	    cur.rlim_max < v)
 		v = cur.rlim_max;
 	if (set_limit(RLIMIT_NPROC, v) < 0)
-		child_fail(status_fd, STAGE_RLIMIT);
+		cua_child_fail(pre, STAGE_RLIMIT, NULL);
 }
 
-static void child_main(const struct child_setup *s)
+/* run-command's pre_exec for every child of ours: the process group, default
+ * signals, its streams and only them (and the channel, as opts->channel_fd)
+ * are in place; here the rlimits, the jail or the network namespace (the note
+ * says which), the directory, and RLIMIT_AS last. */
+static void child_setup(struct cua_child_pre *pre, void *ctx)
 {
+	const struct child_setup *s = ctx;
 	const struct cua_sandbox_opts *o = s->opts;
-	int chan_fd = o->channel_fd;
-	int floor_fd = chan_fd >= 3 ? chan_fd + 1 : 3;
-	int fds[5] = { s->devnull, s->out_w, s->err_w, s->chan_w, s->status_w };
-	int hi[5];
-	struct sigaction dfl = { .sa_handler = SIG_DFL };
-	sigset_t none;
-	char net[2] = { MSG_NET, 0 };
-
-	setpgid(0, 0);
-	/* Ignored signals survive execve: give the child default dispositions. */
-	for (int sig = 1; sig < NSIG; sig++)
-		if (sig != SIGKILL && sig != SIGSTOP)
-			sigaction(sig, &dfl, NULL);
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
-
-	/* Move everything above the fd numbers we are about to fill, so that a
-	 * channel_fd equal to one of our pipe fds cannot clobber it. */
-	for (int i = 0; i < 5; i++) {
-		hi[i] = -1;
-		if (fds[i] < 0)
-			continue;
-		hi[i] = fcntl(fds[i], F_DUPFD_CLOEXEC, floor_fd);
-		if (hi[i] < 0)
-			child_fail(s->status_w, STAGE_FDS);
-	}
-	int status_fd = hi[4];
-	if (dup2(hi[0], 0) < 0 || dup2(hi[1], 1) < 0 || dup2(hi[2], 2) < 0)
-		child_fail(status_fd, STAGE_FDS);
-	if (chan_fd >= 0 && dup2(hi[3], chan_fd) < 0)
-		child_fail(status_fd, STAGE_FDS);
-	close_others(chan_fd >= 0 ? chan_fd : 0, status_fd);
 
 	if (set_limit(RLIMIT_CORE, 0) < 0)
-		child_fail(status_fd, STAGE_RLIMIT);
+		cua_child_fail(pre, STAGE_RLIMIT, NULL);
 	if (o->cpu_s > 0) {
 		/* Soft limit raises SIGXCPU; the hard one a second later SIGKILL. */
 		struct rlimit rl = { .rlim_cur = (rlim_t)o->cpu_s,
 		                     .rlim_max = (rlim_t)o->cpu_s + 1 };
 		if (setrlimit(RLIMIT_CPU, &rl) < 0)
-			child_fail(status_fd, STAGE_RLIMIT);
+			cua_child_fail(pre, STAGE_RLIMIT, NULL);
 	}
 	if (o->fsize_bytes > 0 && set_limit(RLIMIT_FSIZE, (rlim_t)o->fsize_bytes) < 0)
-		child_fail(status_fd, STAGE_RLIMIT);
+		cua_child_fail(pre, STAGE_RLIMIT, NULL);
 	if (o->nofile > 0 && set_limit(RLIMIT_NOFILE, (rlim_t)o->nofile) < 0)
-		child_fail(status_fd, STAGE_RLIMIT);
+		cua_child_fail(pre, STAGE_RLIMIT, NULL);
 	if (o->nproc > 0 && !o->view)
-		nproc_limit(o->nproc, status_fd);
+		nproc_limit(o->nproc, pre);
 
 	if (o->view) {
-		net[1] = (char)child_jail(o, status_fd);
+		pre->note = child_jail(o, pre);
 		if (o->nproc > 0)
-			nproc_limit(o->nproc, status_fd);
+			nproc_limit(o->nproc, pre);
 	} else if (o->isolate_net) {
 		/* Root (or CAP_SYS_ADMIN) can unshare directly; otherwise an
 		 * unprivileged user namespace may allow it. */
 		if (unshare(CLONE_NEWNET) == 0 ||
 		    unshare(CLONE_NEWUSER | CLONE_NEWNET) == 0)
-			net[1] = ISO_NET;
+			pre->note = ISO_NET;
 	}
-	write_all(status_fd, net, sizeof net);
 
 	if (s->dir && chdir(s->dir) < 0)
-		child_fail(status_fd, STAGE_CWD);
+		cua_child_fail(pre, STAGE_CWD, NULL);
 	/* Last: this process is a copy of the harness, whose address space may
 	 * already be over the limit (its threads' stacks, a sanitizer's shadow):
 	 * from here on nothing grows before execve replaces it. */
 	if (o->as_bytes > 0 && set_limit(RLIMIT_AS, (rlim_t)o->as_bytes) < 0)
-		child_fail(status_fd, STAGE_RLIMIT);
-
-	execve(s->path, s->argv, s->envp);
-	child_fail(status_fd, STAGE_EXEC);
+		cua_child_fail(pre, STAGE_RLIMIT, NULL);
 }
 
 /* ---- parent side ---------------------------------------------------------- */
@@ -522,76 +409,57 @@ static void ignore_sigpipe(void)
 	}
 }
 
-static int open_pidfd(pid_t pid)
+/* A child that did not start, in sandbox.c's words: "sandbox: cannot start
+ * PROG: STAGE[: STEP]: ERRNO", or the pipes or the fork that failed. */
+static void start_error(const struct cua_child *c, const char *prog, char *err, size_t errlen)
 {
-#ifdef SYS_pidfd_open
-	int fd = (int)syscall(SYS_pidfd_open, pid, 0);
-	if (fd >= 0)
-		fcntl(fd, F_SETFD, FD_CLOEXEC);
-	return fd;
-#else
-	(void)pid;
-	return -1;
-#endif
-}
+	int stage = c->failed == CUA_CHILD_AT_PRE_EXEC ? c->failed_pre_stage
+	          : c->failed == CUA_CHILD_AT_EXEC ? STAGE_EXEC
+	          : c->failed == CUA_CHILD_AT_CWD ? STAGE_CWD : STAGE_FDS;
 
-/* True once the child has terminated (left as a zombie, not reaped, so
- * its pid and process group id cannot be reused while we kill the group). */
-static bool child_exited(pid_t pid)
-{
-	siginfo_t si;
-
-	memset(&si, 0, sizeof si);
-	while (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) < 0) {
-		if (errno == EINTR)
-			continue;
-		/* ECHILD: SIGCHLD is ignored and the kernel reaped it itself. */
-		return kill(pid, 0) < 0 && errno == ESRCH;
-	}
-	return si.si_pid == pid;
-}
-
-static pid_t reap(pid_t pid, int *status)
-{
-	pid_t r;
-
-	do
-		r = waitpid(pid, status, 0);
-	while (r < 0 && errno == EINTR);
-	return r;
-}
-
-/* reap(), with the resources the child and its waited-for descendants used. */
-static pid_t reap_usage(pid_t pid, int *status, struct rusage *ru)
-{
-	pid_t r;
-
-	do
-		r = wait4(pid, status, 0, ru);
-	while (r < 0 && errno == EINTR);
-	return r;
-}
-
-/* The status pipe's bytes (the network byte, then a start-up failure if
- * any): CUA_OK, or the failure as an error naming the program. */
-static enum cua_status startup_status(const unsigned char *st, size_t len, const char *prog,
-                                      unsigned char *iso, char *err, size_t errlen)
-{
-	size_t pos = 0;
-	if (len >= 2 && st[0] == MSG_NET) {
-		*iso = st[1];
-		pos = 2;
-	}
-	if (len >= pos + 1 + sizeof(struct startup_failure) && st[pos] == MSG_FAIL) {
-		struct startup_failure f;
-		memcpy(&f, st + pos + 1, sizeof f);
-		f.step[sizeof f.step - 1] = '\0';
+	if (c->failed == CUA_CHILD_AT_PIPES)
+		cua_errf(err, errlen, "sandbox: cannot create pipes: %s", strerror(c->failed_errno));
+	else if (c->failed == CUA_CHILD_AT_FORK)
+		cua_errf(err, errlen, "sandbox: fork failed: %s", strerror(c->failed_errno));
+	else
 		cua_errf(err, errlen, "sandbox: cannot start %s: %s%s%s: %s", prog,
-		         stage_name(f.stage), f.step[0] ? ": " : "", f.step, strerror(f.err));
-		return f.stage == STAGE_EXEC && (f.err == ENOENT || f.err == ENOTDIR)
-		       ? CUA_E_NOT_FOUND : CUA_E_SYSTEM;
+		         stage_name(stage), c->failed_step[0] ? ": " : "", c->failed_step,
+		         strerror(c->failed_errno));
+}
+
+/* Starts argv (path resolved, envp built) as sandbox.h's child: its own
+ * process group, signals at their defaults, stdin as in says, stdout and
+ * stderr piped, no other descriptor but chan_w as opts->channel_fd (when
+ * chan_w >= 0), a pidfd where the kernel has one, and child_setup before
+ * execve. An error is in sandbox.c's words, with nothing left running. */
+static enum cua_status start_child(struct cua_child *c, const char *path,
+                                   const char *const *argv, char **envp,
+                                   enum cua_child_io in, int chan_w, struct child_setup *s,
+                                   char *err, size_t errlen)
+{
+	struct cua_child_keep chan = { .fd = chan_w, .as = s->opts->channel_fd };
+	char why[CUA_ERR_LEN];
+
+	cua_child_init(c);
+	c->path = path;
+	c->argv = (char *const *)argv;
+	c->envp = envp;
+	c->in = in;
+	c->out = c->err = CUA_CHILD_PIPE;
+	c->flags = CUA_CHILD_NEW_PGRP | CUA_CHILD_DEFAULT_SIG | CUA_CHILD_CLOSE_FDS |
+	           CUA_CHILD_PIDFD;
+	if (chan_w >= 0) {
+		c->keep = &chan;
+		c->n_keep = 1;
 	}
-	return CUA_OK;
+	c->pre_exec = child_setup;
+	c->pre_exec_ctx = s;
+	enum cua_status st = cua_child_start(c, why, sizeof why);
+	c->keep = NULL;             /* chan was ours for the start alone */
+	c->n_keep = 0;
+	if (st != CUA_OK)
+		start_error(c, argv[0], err, errlen);
+	return st;
 }
 
 /* How a reaped child ended, as res says it. */
@@ -612,56 +480,41 @@ static void set_how(struct cua_child_result *res, bool timed_out, bool stopped, 
 	}
 }
 
+/* The probe's pre_exec: the jail alone, its bits the note. */
+static void probe_jail(struct cua_child_pre *pre, void *ctx)
+{
+	pre->note = child_jail(ctx, pre);
+}
+
 enum cua_status cua_sandbox_jail_probe(bool *user_ns, char *err, size_t errlen)
 {
 	static const struct cua_view_entry one[] = { { "/dev/null", NULL, 0 } };
+	char *argv[] = { "a jailed child", NULL };
 	struct cua_sandbox_opts o;
-	unsigned char st[2 + 1 + sizeof(struct startup_failure)];
-	size_t len = 0;
-	int p[2], wstatus;
+	struct cua_child c;
+	char why[CUA_ERR_LEN];
 
 	cua_sandbox_opts_init(&o);
 	o.view = one;
 	o.n_view = 1;
-	if (make_pipe(p) < 0) {
-		cua_errf(err, errlen, "sandbox: cannot create a pipe: %s", strerror(errno));
-		return CUA_E_SYSTEM;
-	}
-	pid_t pid = fork();
-	if (pid < 0) {
-		cua_errf(err, errlen, "sandbox: fork failed: %s", strerror(errno));
-		close(p[0]);
-		close(p[1]);
-		return CUA_E_SYSTEM;
-	}
-	if (pid == 0) {
-		close(p[0]);
-		st[0] = MSG_NET;
-		st[1] = child_jail(&o, p[1]);
-		write_all(p[1], st, 2);
-		_exit(0);
-	}
-	close(p[1]);
-	for (;;) {
-		ssize_t n = read(p[0], st + len, sizeof st - len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		len += (size_t)n;
-		if (len == sizeof st)
-			break;
-	}
-	close(p[0]);
-	reap(pid, &wstatus);
-	unsigned char iso = 0;
-	enum cua_status r = startup_status(st, len, "a jailed child", &iso, err, errlen);
-	if (r == CUA_OK && !(iso & ISO_JAIL)) {
+	cua_child_init(&c);
+	c.path = NULL;              /* no program: the child ends once jailed */
+	c.argv = argv;
+	c.pre_exec = probe_jail;
+	c.pre_exec_ctx = &o;
+	enum cua_status r = cua_child_start(&c, why, sizeof why);
+	if (r != CUA_OK && c.failed == CUA_CHILD_AT_PIPES)
+		cua_errf(err, errlen, "sandbox: cannot create a pipe: %s", strerror(c.failed_errno));
+	else if (r != CUA_OK)
+		start_error(&c, argv[0], err, errlen);
+	else
+		cua_child_wait(&c, why, sizeof why);
+	if (r == CUA_OK && !(c.note & ISO_JAIL)) {
 		cua_errf(err, errlen, "sandbox: the jail's probe ended before it said how it went");
 		r = CUA_E_SYSTEM;
 	}
 	if (user_ns)
-		*user_ns = iso & ISO_USERNS;
+		*user_ns = c.note & ISO_USERNS;
 	return r == CUA_OK ? CUA_OK : CUA_E_SYSTEM;
 }
 
@@ -676,16 +529,13 @@ enum cua_status cua_sandbox_run(const char *const *argv,
 	char *own_env[2] = { NULL, NULL };
 	char **envp = NULL;
 	char *path = NULL;
-	int devnull = -1, out_p[2] = { -1, -1 }, err_p[2] = { -1, -1 };
-	int chan_p[2] = { -1, -1 }, st_p[2] = { -1, -1 }, pidfd = -1;
+	int chan_p[2] = { -1, -1 };
+	struct cua_child c;
 	struct capture cap[3] = { { 0 } };
-	unsigned char st_buf[2 + 1 + sizeof(struct startup_failure)];
-	size_t st_len = 0;
 	char *scratch = NULL;
-	pid_t pid = -1;
-	int wstatus = 0;
 	bool timed_out = false, stopped = false;
 
+	cua_child_init(&c);
 	if (res)
 		memset(res, 0, sizeof *res);
 	if (!opts) {
@@ -731,86 +581,63 @@ enum cua_status cua_sandbox_run(const char *const *argv,
 	envp = build_env(opts->env, tmpdir[0] ? tmpdir : NULL, own_env);
 	path = resolve_path(argv[0]);
 
-	devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
-	if (devnull < 0 || make_pipe(out_p) < 0 || make_pipe(err_p) < 0 ||
-	    make_pipe(st_p) < 0 || (opts->channel_fd >= 0 && make_pipe(chan_p) < 0)) {
+	if (opts->channel_fd >= 0 && make_pipe(chan_p) < 0) {
 		cua_errf(err, errlen, "sandbox: cannot create pipes: %s", strerror(errno));
 		result = CUA_E_SYSTEM;
 		goto out;
 	}
 
 	struct child_setup setup = {
-		.path = path,
-		.argv = (char *const *)argv,
-		.envp = envp,
-		.dir = tmpdir[0] ? tmpdir : opts->cwd,
-		.devnull = devnull,
-		.out_w = out_p[1],
-		.err_w = err_p[1],
-		.chan_w = chan_p[1],
-		.status_w = st_p[1],
 		.opts = opts,
+		.dir = tmpdir[0] ? tmpdir : opts->cwd,
 	};
 	double start = cua_now();
-	pid = fork();
-	if (pid < 0) {
-		cua_errf(err, errlen, "sandbox: fork failed: %s", strerror(errno));
-		result = CUA_E_SYSTEM;
+	result = start_child(&c, path, argv, envp, CUA_CHILD_NULL, chan_p[1], &setup, err,
+	                     errlen);
+	if (result != CUA_OK)
 		goto out;
-	}
-	if (pid == 0)
-		child_main(&setup);     /* never returns */
-
-	setpgid(pid, pid);          /* also done by the child; whichever is first */
-	pidfd = open_pidfd(pid);
-	close_fd(&devnull);
-	close_fd(&out_p[1]);
-	close_fd(&err_p[1]);
 	close_fd(&chan_p[1]);
-	close_fd(&st_p[1]);
 
 	double deadline = opts->timeout_s > 0 ? start + opts->timeout_s : 0;
 	double exited_at = 0;
 	bool exited = false;
-	int *rfd[4] = { &out_p[0], &err_p[0], &chan_p[0], &st_p[0] };
+	int *rfd[3] = { &c.from_out, &c.from_err, &chan_p[0] };
 
 	for (;;) {
-		if (!exited && child_exited(pid)) {
+		if (!exited && cua_child_exited(&c)) {
 			exited = true;
 			exited_at = cua_now();
-			kill(-pid, SIGKILL);    /* leftovers in its process group */
-			close_fd(&pidfd);
+			kill(-c.pid, SIGKILL);  /* leftovers in its process group */
 		}
 		bool open_fds = false;
-		for (int i = 0; i < 4; i++)
+		for (int i = 0; i < 3; i++)
 			open_fds |= *rfd[i] >= 0;
 		double now = cua_now();
 		if (exited && (!open_fds || now - exited_at >= GRACE_S))
 			break;
 		if (!exited && !stopped && opts->stop && *opts->stop) {
 			stopped = true;
-			kill(-pid, SIGKILL);
-			kill(pid, SIGKILL);
+			cua_child_signal(&c, SIGKILL);
 			continue;
 		}
 		if (!exited && deadline > 0 && now >= deadline) {
 			timed_out = true;
-			kill(-pid, SIGKILL);
-			kill(pid, SIGKILL);
+			cua_child_signal(&c, SIGKILL);
 			deadline = 0;
 			continue;
 		}
 
-		struct pollfd pfd[5];
-		int idx[5], np = 0;
-		for (int i = 0; i < 4; i++) {
+		struct pollfd pfd[4];
+		int idx[4], np = 0;
+		for (int i = 0; i < 3; i++) {
 			if (*rfd[i] < 0)
 				continue;
 			pfd[np] = (struct pollfd){ .fd = *rfd[i], .events = POLLIN };
 			idx[np++] = i;
 		}
-		if (pidfd >= 0) {
-			pfd[np] = (struct pollfd){ .fd = pidfd, .events = POLLIN };
+		bool pidfd = c.pidfd >= 0 && !exited;
+		if (pidfd) {
+			pfd[np] = (struct pollfd){ .fd = c.pidfd, .events = POLLIN };
 			idx[np++] = -1;
 		}
 		double wait_s = -1;
@@ -818,7 +645,7 @@ enum cua_status cua_sandbox_run(const char *const *argv,
 			wait_s = GRACE_S - (now - exited_at);
 		else if (deadline > 0)
 			wait_s = deadline - now;
-		if (!exited && (pidfd < 0 || opts->stop) && (wait_s < 0 || wait_s > TICK_MS / 1e3))
+		if (!exited && (!pidfd || opts->stop) && (wait_s < 0 || wait_s > TICK_MS / 1e3))
 			wait_s = TICK_MS / 1e3;
 		int timeout_ms = wait_s < 0 ? -1 : (int)(wait_s * 1e3) + 1;
 
@@ -842,42 +669,27 @@ enum cua_status cua_sandbox_run(const char *const *argv,
 				close_fd(rfd[i]);
 				continue;
 			}
-			if (i == 3) {
-				size_t take = sizeof st_buf - st_len;
-				if ((size_t)n < take)
-					take = (size_t)n;
-				memcpy(st_buf + st_len, scratch, take);
-				st_len += take;
-			} else {
-				capture_add(&cap[i], scratch, (size_t)n);
-			}
+			capture_add(&cap[i], scratch, (size_t)n);
 		}
 	}
-	for (int i = 0; i < 4; i++)
+	for (int i = 0; i < 3; i++)
 		close_fd(rfd[i]);
-	close_fd(&pidfd);
-	struct rusage ru;
-	memset(&ru, 0, sizeof ru);
-	if (reap_usage(pid, &wstatus, &ru) < 0) {
+	char why[CUA_ERR_LEN];
+	if (cua_child_wait(&c, why, sizeof why) != CUA_OK) {
 		cua_errf(err, errlen, "sandbox: waitpid failed: %s", strerror(errno));
 		result = CUA_E_SYSTEM;
-		pid = -1;
 		goto out;
 	}
-	pid = -1;
 	res->wall_s = cua_now() - start;
 
-	unsigned char iso = 0;
-	result = startup_status(st_buf, st_len, argv[0], &iso, err, errlen);
-	if (result != CUA_OK)
-		goto out;
-	res->net_isolated = iso & ISO_NET;
-	res->jailed = iso & ISO_JAIL;
-	res->user_ns = iso & ISO_USERNS;
-	res->cpu_s = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + ru.ru_stime.tv_sec +
-	             ru.ru_stime.tv_usec / 1e6;
-	res->maxrss_kb = ru.ru_maxrss;
-	set_how(res, timed_out, stopped, wstatus);
+	const struct rusage *ru = &c.rusage;
+	res->net_isolated = c.note & ISO_NET;
+	res->jailed = c.note & ISO_JAIL;
+	res->user_ns = c.note & ISO_USERNS;
+	res->cpu_s = ru->ru_utime.tv_sec + ru->ru_utime.tv_usec / 1e6 + ru->ru_stime.tv_sec +
+	             ru->ru_stime.tv_usec / 1e6;
+	res->maxrss_kb = ru->ru_maxrss;
+	set_how(res, timed_out, stopped, c.wstatus);
 	res->out = cap[0].buf;  res->out_len = cap[0].len;  res->out_truncated = cap[0].truncated;
 	res->err = cap[1].buf;  res->err_len = cap[1].len;  res->err_truncated = cap[1].truncated;
 	res->channel = cap[2].buf;  res->channel_len = cap[2].len;
@@ -886,19 +698,9 @@ enum cua_status cua_sandbox_run(const char *const *argv,
 		cap[i].buf = NULL;
 
 out:
-	if (pid > 0) {
-		kill(-pid, SIGKILL);
-		kill(pid, SIGKILL);
-		reap(pid, &wstatus);
-	}
-	close_fd(&devnull);
-	close_fd(&pidfd);
-	for (int i = 0; i < 2; i++) {
-		close_fd(&out_p[i]);
-		close_fd(&err_p[i]);
+	cua_child_clear(&c);
+	for (int i = 0; i < 2; i++)
 		close_fd(&chan_p[i]);
-		close_fd(&st_p[i]);
-	}
 	for (int i = 0; i < 3; i++)
 		free(cap[i].buf);
 	if (tmpdir[0])
@@ -915,29 +717,20 @@ out:
 
 /* ---- a child that stays ------------------------------------------------------ */
 
-static void proc_init(struct cua_sandbox_proc *p)
+void cua_sandbox_proc_init(struct cua_sandbox_proc *p)
 {
 	memset(p, 0, sizeof(*p));
-	p->pid = -1;
-	p->in_w = p->out_r = p->err_r = p->chan_r = p->pidfd = -1;
+	cua_child_init(&p->child);
+	p->chan_r = -1;
 }
 
 void cua_sandbox_end(struct cua_sandbox_proc *p)
 {
-	int wstatus;
-	if (p->pid > 0) {
-		kill(-p->pid, SIGKILL);
-		kill(p->pid, SIGKILL);
-		reap(p->pid, &wstatus);
-	}
-	close_fd(&p->in_w);
-	close_fd(&p->out_r);
-	close_fd(&p->err_r);
+	cua_child_clear(&p->child);
 	close_fd(&p->chan_r);
-	close_fd(&p->pidfd);
 	if (p->tmpdir[0])
 		cua_rmtree(p->tmpdir);
-	proc_init(p);
+	cua_sandbox_proc_init(p);
 }
 
 enum cua_status cua_sandbox_spawn(const char *const *argv,
@@ -948,12 +741,9 @@ enum cua_status cua_sandbox_spawn(const char *const *argv,
 	char *own_env[2] = { NULL, NULL };
 	char **envp = NULL;
 	char *path = NULL;
-	int in_p[2] = { -1, -1 }, out_p[2] = { -1, -1 }, err_p[2] = { -1, -1 };
-	int chan_p[2] = { -1, -1 }, st_p[2] = { -1, -1 };
-	unsigned char st_buf[2 + 1 + sizeof(struct startup_failure)];
-	size_t st_len = 0;
+	int chan_p[2] = { -1, -1 };
 
-	proc_init(p);
+	cua_sandbox_proc_init(p);
 	if (!argv || !argv[0] || !opts || opts->channel_fd <= 2) {
 		cua_errf(err, errlen, "sandbox: a staying child needs a program and a channel");
 		return CUA_E_USAGE;
@@ -975,69 +765,32 @@ enum cua_status cua_sandbox_spawn(const char *const *argv,
 	}
 	envp = build_env(opts->env, p->tmpdir[0] ? p->tmpdir : NULL, own_env);
 	path = resolve_path(argv[0]);
-	if (make_pipe(in_p) < 0 || make_pipe(out_p) < 0 || make_pipe(err_p) < 0 ||
-	    make_pipe(st_p) < 0 || make_pipe(chan_p) < 0) {
+	if (make_pipe(chan_p) < 0) {
 		cua_errf(err, errlen, "sandbox: cannot create pipes: %s", strerror(errno));
 		result = CUA_E_SYSTEM;
 		goto out;
 	}
 	struct child_setup setup = {
-		.path = path,
-		.argv = (char *const *)argv,
-		.envp = envp,
-		.dir = p->tmpdir[0] ? p->tmpdir : opts->cwd,
-		.devnull = in_p[0],
-		.out_w = out_p[1],
-		.err_w = err_p[1],
-		.chan_w = chan_p[1],
-		.status_w = st_p[1],
 		.opts = opts,
+		.dir = p->tmpdir[0] ? p->tmpdir : opts->cwd,
 	};
-	pid_t pid = fork();
-	if (pid < 0) {
-		cua_errf(err, errlen, "sandbox: fork failed: %s", strerror(errno));
-		result = CUA_E_SYSTEM;
-		goto out;
-	}
-	if (pid == 0)
-		child_main(&setup);     /* never returns */
-	setpgid(pid, pid);
-	p->pid = pid;
-	p->pidfd = open_pidfd(pid);
-	close_fd(&in_p[0]);
-	close_fd(&out_p[1]);
-	close_fd(&err_p[1]);
-	close_fd(&chan_p[1]);
-	close_fd(&st_p[1]);
-	/* The status pipe closes at execve (or says why it failed). */
-	for (;;) {
-		ssize_t n = read(st_p[0], st_buf + st_len, sizeof st_buf - st_len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		st_len += (size_t)n;
-		if (st_len == sizeof st_buf)
-			break;
-	}
-	unsigned char iso = 0;
-	result = startup_status(st_buf, st_len, argv[0], &iso, err, errlen);
-	p->net_isolated = iso & ISO_NET;
+	/* stdin a pipe: each request is written to it */
+	result = start_child(&p->child, path, argv, envp, CUA_CHILD_PIPE, chan_p[1], &setup, err,
+	                     errlen);
+	p->net_isolated = p->child.note & ISO_NET;
+	/* what it was started with is the caller's or freed below: not kept */
+	p->child.path = NULL;
+	p->child.argv = NULL;
+	p->child.envp = NULL;
+	p->child.pre_exec = NULL;
+	p->child.pre_exec_ctx = NULL;
 	if (result != CUA_OK)
 		goto out;
-	p->in_w = in_p[1];
-	p->out_r = out_p[0];
-	p->err_r = err_p[0];
 	p->chan_r = chan_p[0];
-	in_p[1] = out_p[0] = err_p[0] = chan_p[0] = -1;
+	chan_p[0] = -1;
 out:
-	for (int i = 0; i < 2; i++) {
-		close_fd(&in_p[i]);
-		close_fd(&out_p[i]);
-		close_fd(&err_p[i]);
+	for (int i = 0; i < 2; i++)
 		close_fd(&chan_p[i]);
-		close_fd(&st_p[i]);
-	}
 	free(own_env[0]);
 	free(own_env[1]);
 	free(envp);
@@ -1076,10 +829,9 @@ enum cua_status cua_sandbox_exchange(struct cua_sandbox_proc *p, const void *msg
 	char *scratch = NULL;
 	double start = cua_now();
 	bool timed_out = false, finished = false;
-	int wstatus = 0;
 
 	memset(res, 0, sizeof *res);
-	if (p->pid <= 0) {
+	if (p->child.pid <= 0) {
 		cua_errf(err, errlen, "sandbox: the staying child is not running");
 		return CUA_E_INVALID;
 	}
@@ -1090,8 +842,8 @@ enum cua_status cua_sandbox_exchange(struct cua_sandbox_proc *p, const void *msg
 	/* A child that died since its last answer shows as EPIPE here, and as an
 	 * exit below: the caller decides (it never answered this one). */
 	const char *m = msg;
-	while (len > 0 && p->in_w >= 0) {
-		ssize_t w = write(p->in_w, m, len);
+	while (len > 0 && p->child.to_child >= 0) {
+		ssize_t w = write(p->child.to_child, m, len);
 		if (w < 0 && errno == EINTR)
 			continue;
 		if (w <= 0)
@@ -1100,23 +852,24 @@ enum cua_status cua_sandbox_exchange(struct cua_sandbox_proc *p, const void *msg
 		len -= (size_t)w;
 	}
 	double deadline = timeout_s > 0 ? start + timeout_s : 0;
-	int *rfd[3] = { &p->out_r, &p->err_r, &p->chan_r };
+	int *rfd[3] = { &p->child.from_out, &p->child.from_err, &p->chan_r };
 	bool exited = false;
 	double exited_at = 0;
 	for (;;) {
-		if (!exited && child_exited(p->pid)) {
+		if (!exited && cua_child_exited(&p->child)) {
 			exited = true;
 			exited_at = cua_now();
-			kill(-p->pid, SIGKILL);
+			kill(-p->child.pid, SIGKILL);
 		}
 		double now = cua_now();
-		bool open_fds = p->out_r >= 0 || p->err_r >= 0 || p->chan_r >= 0;
+		bool open_fds = false;
+		for (int i = 0; i < 3; i++)
+			open_fds |= *rfd[i] >= 0;
 		if (exited && (!open_fds || now - exited_at >= GRACE_S))
 			break;
 		if (!exited && deadline > 0 && now >= deadline) {
 			timed_out = true;
-			kill(-p->pid, SIGKILL);
-			kill(p->pid, SIGKILL);
+			cua_child_signal(&p->child, SIGKILL);
 			deadline = 0;
 			continue;
 		}
@@ -1128,12 +881,12 @@ enum cua_status cua_sandbox_exchange(struct cua_sandbox_proc *p, const void *msg
 			pfd[np] = (struct pollfd){ .fd = *rfd[i], .events = POLLIN };
 			idx[np++] = i;
 		}
-		if (p->pidfd >= 0 && !exited) {
-			pfd[np] = (struct pollfd){ .fd = p->pidfd, .events = POLLIN };
+		if (p->child.pidfd >= 0 && !exited) {
+			pfd[np] = (struct pollfd){ .fd = p->child.pidfd, .events = POLLIN };
 			idx[np++] = -1;
 		}
 		double wait_s = exited ? GRACE_S - (now - exited_at) : deadline > 0 ? deadline - now : -1;
-		if (!exited && p->pidfd < 0 && (wait_s < 0 || wait_s > TICK_MS / 1e3))
+		if (!exited && p->child.pidfd < 0 && (wait_s < 0 || wait_s > TICK_MS / 1e3))
 			wait_s = TICK_MS / 1e3;
 		int pr = poll(pfd, (nfds_t)np, wait_s < 0 ? -1 : (int)(wait_s * 1e3) + 1);
 		if (pr < 0) {
@@ -1160,8 +913,8 @@ enum cua_status cua_sandbox_exchange(struct cua_sandbox_proc *p, const void *msg
 		}
 		if (news && !exited && done(ctx, cap[2].buf ? cap[2].buf : "", cap[2].len)) {
 			/* everything it wrote before its answer is in the pipes now */
-			drain_now(&p->out_r, &cap[0], scratch);
-			drain_now(&p->err_r, &cap[1], scratch);
+			drain_now(&p->child.from_out, &cap[0], scratch);
+			drain_now(&p->child.from_err, &cap[1], scratch);
 			finished = true;
 			break;
 		}
@@ -1171,11 +924,9 @@ enum cua_status cua_sandbox_exchange(struct cua_sandbox_proc *p, const void *msg
 	if (finished) {
 		res->how = CUA_CHILD_ALIVE;
 	} else {
-		close_fd(&p->pidfd);
-		if (reap(p->pid, &wstatus) < 0)
-			wstatus = 0;
-		p->pid = -1;
-		set_how(res, timed_out, false, wstatus);
+		char why[CUA_ERR_LEN];
+		cua_child_wait(&p->child, why, sizeof why);   /* failed: forgotten, wstatus 0 */
+		set_how(res, timed_out, false, p->child.wstatus);
 		cua_sandbox_end(p);
 	}
 	res->out = cap[0].buf;  res->out_len = cap[0].len;  res->out_truncated = cap[0].truncated;

@@ -7,13 +7,15 @@
  * namespace where the OS allows it, and optionally a dedicated report channel
  * (a pipe dup'ed to a chosen fd number in the child); or a jail: namespaces, a
  * file-system view of listed entries and an unprivileged user (the build's).
- * The parent survives whatever the child does. */
+ * The parent survives whatever the child does. It is started through
+ * run-command.c (run-command.h), whose pre_exec here makes it safe. */
 #ifndef CUA_SANDBOX_H
 #define CUA_SANDBOX_H
 
 #include <signal.h>
 
 #include "common.h"
+#include "run-command.h"
 #include "view.h"
 
 struct cua_sandbox_opts {
@@ -106,12 +108,16 @@ enum cua_status cua_sandbox_jail_probe(bool *user_ns, char *err, size_t errlen);
  * cua_sandbox_run (process group, rlimits, environment, private temp dir,
  * network namespace); opts->timeout_s is unused (each exchange has its own). */
 struct cua_sandbox_proc {
-	pid_t pid;               /* -1: not running */
-	int in_w, out_r, err_r, chan_r, pidfd;
+	struct cua_child child;  /* pid -1: not running; to_child its stdin, from_out,
+	                          * from_err and pidfd ours */
+	int chan_r;              /* our end of its channel */
 	char tmpdir[CUA_PATH_LEN];
 	bool net_isolated;
 	size_t capture_max, channel_max;
 };
+
+/* A staying child that is not running (as cua_sandbox_end leaves it). */
+void cua_sandbox_proc_init(struct cua_sandbox_proc *p);
 
 /* Starts argv as a staying child (opts->channel_fd must be set). On an error
  * nothing is left running. */

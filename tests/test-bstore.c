@@ -388,6 +388,8 @@ Test(bstore, a_miss_measures_and_stores_and_the_next_run_reuses_after_one_drift_
 	obtain(s, "1", false, &f, items, evals);
 	cr_expect_eq(f.calls[1], 3);
 	cr_expect(items[1].origin.drift_check);
+	cr_expect_eq(s->drift_passed, 2, "one check passed on each device");
+	cr_expect_eq(s->drift_drifted, 0);
 	clear3(evals);
 	done(s);
 }
@@ -419,6 +421,8 @@ Test(bstore, a_drift_beyond_two_percent_measures_everything_again)
 	obtain(s, "", false, &f, items, evals);
 	for (int i = 0; i < 3; i++)
 		cr_expect_eq(items[i].origin.how, CUA_BSTORE_MEASURED);
+	cr_expect_eq(s->drift_drifted, 1, "one device drifted, counted once");
+	cr_expect_eq(s->drift_passed, 0);
 	clear3(evals);
 	done(s);
 	/* ... and the store holds the new times: the next run reuses them */
@@ -466,6 +470,7 @@ Test(bstore, a_drift_check_measured_on_another_device_counts_as_drift)
 	for (int i = 0; i < 3; i++)
 		cr_expect_eq(items[i].origin.how, CUA_BSTORE_MEASURED);
 	cr_expect(cua_bstore_device(s, "")->drifted);
+	cr_expect_eq(s->drift_drifted, 1, "counted once, however many said so");
 	clear3(evals);
 	done(s);
 }
@@ -645,6 +650,30 @@ static cJSON *line_store(const char *out, const char *subject, cJSON **all)
 	return found;
 }
 
+/* A number of tmp/OUT/run.json's summary.baseline_store (sub: of its drift_checks),
+ * checked to be the latest segment's too; NAN when absent. */
+static double run_store(const char *out, const char *key, bool sub)
+{
+	char rel[256];
+	snprintf(rel, sizeof(rel), "%s/run.json", out);
+	char *text = tmp_read(rel);
+	cJSON *j = cJSON_Parse(text);
+	free(text);
+	cr_assert_not_null(j, "%s", rel);
+	const cJSON *segs = cJSON_GetObjectItem(j, "segments");
+	const cJSON *seg = cJSON_GetArrayItem(segs, cJSON_GetArraySize(segs) - 1);
+	const cJSON *sum = cJSON_GetObjectItem(cJSON_GetObjectItem(j, "summary"), "baseline_store");
+	const cJSON *bs = cJSON_GetObjectItem(seg, "baseline_store");
+	cr_assert_not_null(bs, "%s: the segment records the store", rel);
+	cr_expect(cJSON_Compare(bs, sum, true), "%s: one segment, its summary the same", rel);
+	if (sub)
+		bs = cJSON_GetObjectItem(bs, "drift_checks");
+	const cJSON *v = cJSON_GetObjectItem(bs, key);
+	double d = cJSON_IsNumber(v) ? v->valuedouble : cJSON_IsBool(v) ? cJSON_IsTrue(v) : NAN;
+	cJSON_Delete(j);
+	return d;
+}
+
 static const char *how(const cJSON *store)
 {
 	const cJSON *h = cJSON_GetObjectItem(store, "how");
@@ -665,6 +694,13 @@ Test(bstore, a_second_run_reuses_the_first_runs_baselines_after_a_drift_check,
 	cJSON_Delete(all);
 	cr_expect_str_eq(how(line_store("run1", "cudnn/relu", &all)), "measured");
 	cJSON_Delete(all);
+	/* run.json says what the store did, as the lines do */
+	cr_expect_eq(run_store("run1", "on", false), 1);
+	cr_expect_eq(run_store("run1", "fresh_baselines", false), 0);
+	cr_expect_eq(run_store("run1", "measured", false), 2);
+	cr_expect_eq(run_store("run1", "reused", false), 0);
+	cr_expect_eq(run_store("run1", "stored", false), 2);
+	cr_expect_eq(run_store("run1", "passed", true), 0);
 	done(s);
 
 	fake_run("run2", false, &s);
@@ -689,6 +725,10 @@ Test(bstore, a_second_run_reuses_the_first_runs_baselines_after_a_drift_check,
 	cr_assert_not_null(rt);
 	cr_expect_eq(rt->n_baselines, 2);
 	cua_results_free(run);
+	cr_expect_eq(run_store("run2", "measured", false), 1);
+	cr_expect_eq(run_store("run2", "reused", false), 1);
+	cr_expect_eq(run_store("run2", "passed", true), 1);
+	cr_expect_eq(run_store("run2", "drifted", true), 0);
 	done(s);
 
 	fake_run("run3", true, &s);            /* --fresh-baselines */
@@ -696,5 +736,8 @@ Test(bstore, a_second_run_reuses_the_first_runs_baselines_after_a_drift_check,
 	cr_expect_eq(s->measured, 2);
 	cr_expect_str_eq(how(line_store("run3", "cudnn/relu", &all)), "measured");
 	cJSON_Delete(all);
+	cr_expect_eq(run_store("run3", "fresh_baselines", false), 1);
+	cr_expect_eq(run_store("run3", "measured", false), 2);
+	cr_expect_eq(run_store("run3", "reused", false), 0);
 	done(s);
 }

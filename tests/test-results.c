@@ -719,6 +719,158 @@ Test(writer, run_json_is_composed_by_the_writer_and_read_back_by_the_reader)
 	cJSON_Delete(j);
 }
 
+/* A number under run.json's obj.key.sub ("" sub: obj.key); NAN when absent. */
+static double num_at(const cJSON *obj, const char *key, const char *sub)
+{
+	const cJSON *o = cJSON_GetObjectItem(obj, key);
+	if (sub[0])
+		o = cJSON_GetObjectItem(o, sub);
+	return cJSON_IsNumber(o) ? o->valuedouble : NAN;
+}
+
+static cJSON *read_run(const char *dir)
+{
+	char err[CUA_ERR_LEN] = "";
+	cJSON *j;
+	cr_assert_eq(cua_results_read_run_json(dir, &j, err, sizeof(err)), CUA_OK, "%s", err);
+	return j;
+}
+
+/* The store of a run's segments as its summary has it. */
+static const cJSON *summary_store(const cJSON *run)
+{
+	return cJSON_GetObjectItem(cJSON_GetObjectItem(run, "summary"), "baseline_store");
+}
+
+/* Each invocation's segment says how it used the baseline store (on or off,
+ * --fresh-baselines, measured, reused, stored, the drift checks); the summary
+ * sums them; a run.json from before the field reads, resumes and merges, its
+ * segments counting for nothing. */
+Test(writer, the_baseline_store_is_recorded_per_segment_and_summed_in_the_summary)
+{
+	char dir[256], old_dir[256], mdir[256], err[CUA_ERR_LEN] = "";
+	snprintf(dir, sizeof(dir), "%s/store", tmp);
+	snprintf(old_dir, sizeof(old_dir), "%s/old", tmp);
+	snprintf(mdir, sizeof(mdir), "%s/merged", tmp);
+	const uint64_t seeds[3] = {1, 2, 3};
+	const char *tasks[] = {"L1/021-relu"};
+	struct cua_run_meta m = {.run_id = "store", .created = "2026-12-02T00:00:00Z",
+	                         .catalogue_hash = "abc", .agent = "replay", .agent_version = "1",
+	                         .turns = 1, .reward = "cuda-agent", .max_time_s = 3,
+	                         .public_seeds = seeds, .tasks = tasks, .n_tasks = 1};
+	struct cua_run_store first = {.on = true, .measured = 2, .stored = 2};
+	struct cua_run_segment g = {.started = "2026-12-02T00:00:00Z", .gpus = 1, .wall_s = 5,
+	                            .gpu_busy_s = 4, .store = &first};
+	struct cua_run_totals t = {.segments = 1, .gpus = 1, .candidate_gpu_s = -1,
+	                           .elapsed_s = -1};
+	struct cua_writer *w;
+	cr_assert_eq(cua_writer_open(dir, "test", &w, NULL, err, sizeof(err)), CUA_OK, "%s", err);
+	cua_writer_run_new(w, &m);
+	cua_writer_run_segment(w, &g);
+	cr_assert_eq(cua_writer_run_save(w, err, sizeof(err)), CUA_OK, "%s", err);
+	cua_writer_close(w);
+	cJSON *j = read_run(dir);
+	const cJSON *seg = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "segments"), 0);
+	const cJSON *bs = cJSON_GetObjectItem(seg, "baseline_store");
+	cr_assert_not_null(bs, "the segment records the store");
+	cr_expect(cJSON_IsTrue(cJSON_GetObjectItem(bs, "on")));
+	cr_expect(cJSON_IsFalse(cJSON_GetObjectItem(bs, "fresh_baselines")));
+	cr_expect_eq(num_at(bs, "measured", ""), 2);
+	cr_expect_eq(num_at(bs, "reused", ""), 0);
+	cr_expect_eq(num_at(bs, "stored", ""), 2);
+	cr_expect_eq(num_at(bs, "drift_checks", "passed"), 0);
+	cr_expect_eq(num_at(bs, "drift_checks", "drifted"), 0);
+	cr_expect_null(cJSON_GetObjectItem(bs, "dir"), "the store's path is not recorded");
+	cJSON_Delete(j);
+
+	/* resumed with --fresh-baselines; then one that reused after a drift check */
+	struct cua_run_store again = {.on = true, .fresh = true, .measured = 1, .reused = 3,
+	                              .stored = 1, .drift_passed = 1};
+	cr_assert_eq(cua_writer_open(dir, "test", &w, NULL, err, sizeof(err)), CUA_OK, "%s", err);
+	cr_assert_eq(cua_writer_run_continue(w, "2026-12-02T01:00:00Z", err, sizeof(err)), CUA_OK,
+	             "%s", err);
+	g.store = &again;
+	cua_writer_run_segment(w, &g);
+	t.segments = 2;
+	cua_writer_run_summary(w, &t);
+	cr_assert_eq(cua_writer_run_save(w, err, sizeof(err)), CUA_OK, "%s", err);
+	cua_writer_close(w);
+	j = read_run(dir);
+	bs = summary_store(j);
+	cr_assert_not_null(bs, "the summary sums the segments' stores");
+	cr_expect(cJSON_IsTrue(cJSON_GetObjectItem(bs, "on")));
+	cr_expect(cJSON_IsTrue(cJSON_GetObjectItem(bs, "fresh_baselines")), "one segment had it");
+	cr_expect_eq(num_at(bs, "measured", ""), 3);
+	cr_expect_eq(num_at(bs, "reused", ""), 3);
+	cr_expect_eq(num_at(bs, "stored", ""), 3);
+	cr_expect_eq(num_at(bs, "drift_checks", "passed"), 1);
+	seg = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "segments"), 0);
+	cr_expect_eq(num_at(cJSON_GetObjectItem(seg, "baseline_store"), "measured", ""), 2,
+	             "the first segment is left as it was");
+
+	/* a run.json from before the field: it reads, resumes, and a segment of a
+	 * store that was off says so alone */
+	for (int i = 0; i < 2; i++)
+		cJSON_DeleteItemFromObject(cJSON_GetArrayItem(cJSON_GetObjectItem(j, "segments"), i),
+		                           "baseline_store");
+	cJSON_DeleteItemFromObject(cJSON_GetObjectItem(j, "summary"), "baseline_store");
+	char *text = cJSON_Print(j);
+	cJSON_Delete(j);
+	char p[400];
+	cr_assert_eq(cua_mkdirs(old_dir, err, sizeof(err)), CUA_OK, "%s", err);
+	snprintf(p, sizeof(p), "%s/run.json", old_dir);
+	cr_assert_eq(cua_write_file(p, text, strlen(text), err, sizeof(err)), CUA_OK);
+	free(text);
+	struct cua_results *run = NULL;
+	cr_assert_eq(cua_results_load(old_dir, &run, err, sizeof(err)), CUA_OK, "%s", err);
+	cua_results_free(run);
+	cr_assert_eq(cua_writer_open(old_dir, "test", &w, NULL, err, sizeof(err)), CUA_OK, "%s",
+	             err);
+	cr_assert_eq(cua_writer_run_continue(w, "2026-12-02T02:00:00Z", err, sizeof(err)), CUA_OK,
+	             "%s", err);
+	struct cua_prior_segments sum;
+	cr_assert_eq(cua_prior_segments(cua_writer_run(w), old_dir, &sum, err, sizeof(err)),
+	             CUA_OK, "%s", err);
+	cr_expect_eq(sum.n, 2);
+	cua_writer_run_summary(w, &t);
+	cr_expect_null(summary_store(cua_writer_run(w)), "no segment recorded a store");
+	struct cua_run_store off = {.on = false, .measured = 9};
+	g.store = &off;
+	cua_writer_run_segment(w, &g);
+	t.segments = 3;
+	cua_writer_run_summary(w, &t);
+	bs = summary_store(cua_writer_run(w));
+	cr_assert_not_null(bs);
+	cr_expect(cJSON_IsFalse(cJSON_GetObjectItem(bs, "on")));
+	cr_expect_null(cJSON_GetObjectItem(bs, "measured"), "off: nothing counted");
+	cr_assert_eq(cua_writer_run_save(w, err, sizeof(err)), CUA_OK, "%s", err);
+	cua_writer_close(w);
+
+	/* a merge sums every shard's segments, the old shard's counting for nothing */
+	cJSON *a = read_run(dir), *b = read_run(old_dir);
+	struct cua_merge_part parts[2] = {{.run = a, .shard = 0, .n_tasks = 1},
+	                                  {.run = b, .shard = 1, .n_tasks = 1}};
+	cJSON *all = cJSON_CreateStringArray(tasks, 1);
+	cr_assert_eq(cua_writer_open(mdir, "merge", &w, NULL, err, sizeof(err)), CUA_OK, "%s",
+	             err);
+	cua_writer_run_merged(w, parts, 2, "merged", all);
+	bs = summary_store(cua_writer_run(w));
+	cr_assert_not_null(bs);
+	cr_expect(cJSON_IsTrue(cJSON_GetObjectItem(bs, "on")));
+	cr_expect(cJSON_IsTrue(cJSON_GetObjectItem(bs, "fresh_baselines")));
+	cr_expect_eq(num_at(bs, "measured", ""), 3);
+	cr_expect_eq(num_at(bs, "reused", ""), 3);
+	cr_expect_eq(num_at(bs, "drift_checks", "passed"), 1);
+	const cJSON *segs = cJSON_GetObjectItem(cua_writer_run(w), "segments");
+	cr_expect_eq(cJSON_GetArraySize(segs), 5);
+	cr_expect_eq(num_at(cJSON_GetObjectItem(cJSON_GetArrayItem(segs, 1), "baseline_store"),
+	                    "reused", ""), 3, "each segment keeps its own");
+	cua_writer_close(w);
+	cJSON_Delete(all);
+	cJSON_Delete(a);
+	cJSON_Delete(b);
+}
+
 /* ---- what a folder holds (results/prior.c) ---------------------------------------- */
 
 /* What run --resume, a restarted serve and merge read of a folder, once: each

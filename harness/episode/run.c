@@ -8,6 +8,7 @@
 #include "results/prior.h"
 #include "results/writer.h"
 #include "episode/shard.h"
+#include "judge/bstore.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -163,15 +164,33 @@ static bool writing(struct run *r)
 	return ok;
 }
 
+/* What this invocation's baseline store did so far (off: no store). */
+static void store_record(struct cua_bstore *s, struct cua_run_store *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (!s)
+		return;
+	pthread_mutex_lock(&s->lock);
+	*out = (struct cua_run_store){
+		.on = true, .fresh = s->fresh, .measured = s->measured, .reused = s->reused,
+		.stored = s->stored, .drift_passed = s->drift_passed,
+		.drift_drifted = s->drift_drifted,
+	};
+	pthread_mutex_unlock(&s->lock);
+}
+
 /* Brings this segment's record up to date and rewrites run.json (with the
  * summary, at the end). Holds r->lock while workers run. */
 static void checkpoint(struct run *r, const struct cua_run_summary *sum)
 {
 	char err[CUA_ERR_LEN];
+	struct cua_run_store store;
+	store_record(r->o->eval.bstore, &store);
 	struct cua_run_segment seg = {
 		.started = r->started, .gpus = r->n_gpus, .wall_s = cua_now() - r->t0,
 		.evaluations = r->seg_evals, .gpu_busy_s = r->gpu_busy,
 		.candidate_gpu_s = r->cand_busy, .interrupted = interrupted != 0,
+		.store = &store,
 	};
 	cua_writer_run_segment(r->w, &seg);
 	cua_writer_run_device(r->w, &r->device);

@@ -342,6 +342,17 @@ static void store_one(struct cua_bstore *s, struct cua_bstore_item *it)
 		fprintf(s->log, "cuarena: baseline store: %s: not stored: %s\n", it->subject, err);
 }
 
+/* d has drifted: nothing is reused on it again; counted once per device. d->lock held. */
+static void mark_drifted(struct cua_bstore *s, struct cua_bstore_device *d)
+{
+	if (d->drifted)
+		return;
+	d->drifted = true;
+	pthread_mutex_lock(&s->lock);
+	s->drift_drifted++;
+	pthread_mutex_unlock(&s->lock);
+}
+
 static enum cua_status measure_one(struct cua_bstore *s, struct cua_bstore_device *d,
                                    struct cua_bstore_item *it, int i,
                                    cua_bstore_measure_fn measure, void *ctx, char *err,
@@ -355,7 +366,7 @@ static enum cua_status measure_one(struct cua_bstore *s, struct cua_bstore_devic
 		return st;
 	it->origin.how = CUA_BSTORE_MEASURED;
 	if (it->no_store)
-		d->drifted = true;   /* measured on another device than the keys name:
+		mark_drifted(s, d);  /* measured on another device than the keys name:
 		                      * nothing keyed by that one is reused here again */
 	pthread_mutex_lock(&s->lock);
 	s->measured++;
@@ -415,10 +426,14 @@ enum cua_status cua_bstore_obtain(struct cua_bstore *s, struct cua_bstore_device
 			        it->origin.drifted ? "outside 2 %, every baseline is measured again"
 			                           : "within 2 %, stored baselines are reused");
 		if (it->origin.drifted) {
-			d->drifted = true;
+			mark_drifted(s, d);
 			for (int i = 0; i < n; i++)
 				if (i != retime && items[i].origin.how == CUA_BSTORE_REUSED)
 					done[i] = false;
+		} else {
+			pthread_mutex_lock(&s->lock);
+			s->drift_passed++;
+			pthread_mutex_unlock(&s->lock);
 		}
 	}
 	for (int i = 0; i < n; i++) {

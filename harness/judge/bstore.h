@@ -78,6 +78,10 @@ struct cua_bstore {
 	int n_devices;
 	struct cua_bstore_device devices[16];
 	int measured, reused, stored; /* counters (under lock) */
+	int drift_passed;             /* devices whose drift check passed (under lock) */
+	int drift_drifted;            /* devices found drifted: re-timed outside the
+	                               * tolerance, or a judge's device record differing
+	                               * from the probe's (under lock) */
 };
 
 /* A store in dir (created on the first put); NULL with err when dir is empty or

@@ -32,8 +32,7 @@ static struct judge *judge_for(const char *vis)
 	if (!j && g_n < MAX_JUDGES) {
 		j = &g_judges[g_n++];
 		snprintf(j->vis, sizeof(j->vis), "%s", vis);
-		j->p.pid = -1;
-		j->p.in_w = j->p.out_r = j->p.err_r = j->p.chan_r = j->p.pidfd = -1;
+		cua_sandbox_proc_init(&j->p);
 		pthread_mutex_init(&j->lock, NULL);
 		if (g_n == 1)
 			atexit(cua_judges_shutdown);
@@ -116,7 +115,7 @@ enum cua_status cua_judges_run(const char *self_exe, const char *vis,
 	enum cua_status st = CUA_OK;
 	pthread_mutex_lock(&j->lock);
 	for (int attempt = 0; attempt < 2; attempt++) {
-		bool reused = j->p.pid > 0;
+		bool reused = j->p.child.pid > 0;
 		if (!reused && (st = start(j, self_exe, so, err, errlen)) != CUA_OK)
 			break;
 		struct answer a = { .key = key };
@@ -152,9 +151,9 @@ void cua_judges_shutdown(void)
 		if (pthread_mutex_trylock(&j->lock) == 0) {
 			cua_sandbox_end(&j->p);
 			pthread_mutex_unlock(&j->lock);
-		} else if (j->p.pid > 0) {
+		} else if (j->p.child.pid > 0) {
 			/* mid-evaluation in another thread, as the process exits */
-			kill(-j->p.pid, SIGKILL);
+			kill(-j->p.child.pid, SIGKILL);
 		}
 	}
 }

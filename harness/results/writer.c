@@ -568,6 +568,55 @@ static cJSON *segments(cJSON *run)
 	return segs;
 }
 
+static cJSON *store_json(const struct cua_run_store *s)
+{
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddBoolToObject(o, "on", s->on);
+	if (!s->on)
+		return o;
+	cJSON_AddBoolToObject(o, "fresh_baselines", s->fresh);
+	cJSON_AddNumberToObject(o, "measured", s->measured);
+	cJSON_AddNumberToObject(o, "reused", s->reused);
+	cJSON_AddNumberToObject(o, "stored", s->stored);
+	cJSON *d = cJSON_AddObjectToObject(o, "drift_checks");
+	cJSON_AddNumberToObject(d, "passed", s->drift_passed);
+	cJSON_AddNumberToObject(d, "drifted", s->drift_drifted);
+	return o;
+}
+
+static int count_of(const cJSON *o, const char *key)
+{
+	double v = cua_json_num(o, key);
+	return v >= 0 && v < 1e9 ? (int)v : 0;
+}
+
+/* The summary's "baseline_store": the segments' summed ("on" and
+ * "fresh_baselines" true when any segment's is), or NULL when no segment has one
+ * (a run.json from before it). Read defensively: a shard's run.json is input. */
+static cJSON *store_totals(const cJSON *segs)
+{
+	struct cua_run_store t = {0};
+	bool any = false;
+	const cJSON *g;
+	cJSON_ArrayForEach(g, segs) {
+		const cJSON *b = cJSON_GetObjectItemCaseSensitive(g, "baseline_store");
+		if (!cJSON_IsObject(b))
+			continue;
+		any = true;
+		if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(b, "on")))
+			continue;
+		const cJSON *d = cJSON_GetObjectItemCaseSensitive(b, "drift_checks");
+		t.on = true;
+		t.fresh |= cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(b, "fresh_baselines"));
+		t.measured += count_of(b, "measured");
+		t.reused += count_of(b, "reused");
+		t.stored += count_of(b, "stored");
+		t.drift_passed += count_of(d, "passed");
+		t.drift_drifted += count_of(d, "drifted");
+	}
+	return any ? store_json(&t) : NULL;
+}
+
 void cua_writer_run_segment(struct cua_writer *w, const struct cua_run_segment *s)
 {
 	pthread_mutex_lock(&w->lock);
@@ -590,6 +639,8 @@ void cua_writer_run_segment(struct cua_writer *w, const struct cua_run_segment *
 	replace(g, "gpu_busy_s", cJSON_CreateNumber(s->gpu_busy_s));
 	replace(g, "candidate_gpu_s", cJSON_CreateNumber(s->candidate_gpu_s));
 	replace(g, "interrupted", cJSON_CreateBool(s->interrupted));
+	if (s->store)
+		replace(g, "baseline_store", store_json(s->store));
 	w->dirty = true;
 	pthread_mutex_unlock(&w->lock);
 }
@@ -613,10 +664,21 @@ static cJSON *totals_json(const struct cua_run_totals *t)
 	return s;
 }
 
+/* The summary object t with the segments' baseline store added. */
+static cJSON *summary_json(const struct cua_run_totals *t, const cJSON *segs)
+{
+	cJSON *s = totals_json(t);
+	cJSON *b = store_totals(segs);
+	if (b)
+		cJSON_AddItemToObject(s, "baseline_store", b);
+	return s;
+}
+
 void cua_writer_run_summary(struct cua_writer *w, const struct cua_run_totals *t)
 {
 	pthread_mutex_lock(&w->lock);
-	replace(w->run, "summary", totals_json(t));
+	replace(w->run, "summary",
+	        summary_json(t, cJSON_GetObjectItemCaseSensitive(w->run, "segments")));
 	w->dirty = true;
 	pthread_mutex_unlock(&w->lock);
 }
@@ -725,7 +787,7 @@ void cua_writer_run_merged(struct cua_writer *w, const struct cua_merge_part *pa
 	cJSON *mg = cJSON_AddObjectToObject(m, "merged");
 	cJSON_AddNumberToObject(mg, "shards", n);
 	cJSON_AddItemToObject(mg, "from", from);
-	cJSON_AddItemToObject(m, "summary", totals_json(&t));
+	cJSON_AddItemToObject(m, "summary", summary_json(&t, segs));
 	pthread_mutex_lock(&w->lock);
 	cJSON_Delete(w->run);
 	w->run = m;

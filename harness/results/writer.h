@@ -160,6 +160,14 @@ void cua_writer_run_gpus(struct cua_writer *w, const char (*names)[64], int n);
 void cua_writer_run_shard(struct cua_writer *w, struct cJSON *shard);   /* consumed */
 void cua_writer_run_max_time(struct cua_writer *w, double s);   /* when it has none */
 
+/* The baseline store as one invocation used it (a segment's "baseline_store"). */
+struct cua_run_store {
+	bool on;                              /* a store was used (not --baseline-store off) */
+	bool fresh;                           /* --fresh-baselines */
+	int measured, reused, stored;         /* baselines measured, reused from it, put in it */
+	int drift_passed, drift_drifted;      /* devices whose drift check passed; found drifted */
+};
+
 /* One invocation of a run (run.json "segments"). */
 struct cua_run_segment {
 	const char *started;                  /* ISO 8601 UTC */
@@ -168,13 +176,15 @@ struct cua_run_segment {
 	int evaluations;                      /* candidates (no_code turns are not) */
 	double gpu_busy_s, candidate_gpu_s;
 	bool interrupted;
+	const struct cua_run_store *store;    /* NULL: "baseline_store" left as it is */
 };
 /* This invocation's segment: appended (with the host and, under Slurm, the job)
  * the first time, brought up to date after. A run.json from before segments has
  * its summary made the first one. */
 void cua_writer_run_segment(struct cua_writer *w, const struct cua_run_segment *s);
 
-/* The whole run (run.json "summary"). */
+/* The whole run (run.json "summary"). Its "baseline_store" is made here from the
+ * segments' (summed; left out when none has one). */
 struct cua_run_totals {
 	int tasks_done, tasks_correct, evaluations;
 	double wall_s, gpu_busy_s, gpu_s;
@@ -194,7 +204,8 @@ struct cua_merge_part {
 };
 /* A merged run's run.json: the first part's fields, which all share, except
  * run_id, created (the earliest), tasks, every part's segments (with "shard"),
- * resumed times and devices, "merged", and the summary over them. */
+ * resumed times and devices, "merged", and the summary over them (the
+ * baseline store's figures summed over every shard's segments). */
 void cua_writer_run_merged(struct cua_writer *w, const struct cua_merge_part *parts, int n,
                            const char *run_id, const struct cJSON *tasks);
 
