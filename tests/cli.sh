@@ -685,6 +685,19 @@ else
 	echo "SKIP  plot of the H200 replay run: no gnuplot (tools/deps.sh)"
 fi
 
+# The Level 1 replay run measured on the H200 (KernelBench's Level 1, three invocations)
+L1RUN=$ROOT/examples/runs/2026-12-02-h200-replay-l1
+cua table "$L1RUN" --layout cuda-agent --json
+expect_rc 0 "table --layout cuda-agent reads the Level 1 replay run"
+json_check "[(g['level'], g['tasks'], g['correct']) for g in j['runs'][0]['groups']] == [('Overall', 100, 100), ('L1', 100, 100)]" \
+	"the Level 1 replay run: 100 of KernelBench's 100 Level 1 tasks correct, in Level 1 and Overall"
+cua table "$L1RUN" --layout cuda-agent
+expect_in "$OUT" "| replay | 1 | 100.0 / 51.0 / 30.0 / 1.00 / 0.32 | 100.0 / 51.0 / 30.0 / 1.00 / 0.32 |" \
+	"the README's table is this run's"
+cua compare "$L1RUN" "$L1RUN"
+expect_rc 0 "compare of the Level 1 run with itself finds no regression"
+expect_in "$OUT" "100 tasks: 100 same; 0 regressions" "compare counts the Level 1 run's tasks, resumed twice"
+
 # the floor plan: no room of harness/ includes a room above it (docs/ARCHITECTURE.md)
 "$HERE/layers.sh" "$ROOT" > "$WORK/layers.log" 2>&1
 check $? "every #include of harness/ and agents/ names a room at or below its own ($(tail -n 1 "$WORK/layers.log"))"
