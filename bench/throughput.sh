@@ -14,7 +14,8 @@
 # Builds are part of what it measures: every candidate source carries its task
 # and the run's start time in a comment (no two share a compile-cache entry, and
 # the reference candidate is not the nvcc baseline's cached object), and the run
-# uses its own compile cache, empty at the start (OUT/cache; kept for a resume).
+# uses its own compile cache, empty at the start (OUT/cache; kept for a resume), and its own
+# baseline store in it (OUT/cache/baselines: empty unless STORE=warm).
 # The H200 run of 2026-11-29 had neither: every build was a cache hit.
 #
 # Environment: OUT (default /tmp/cuarena-throughput) holds replay/ and the run
@@ -39,7 +40,19 @@ if [ -f "$RUN/run.json" ]; then
 	exec "$ROOT/build/cuarena" --root "$TASKS_ROOT" run --resume "$RUN" "${GPU_ARGS[@]}" \
 		--max-time-s "${MAX_TIME_S:-1}"
 fi
-rm -rf "$DIR/cache"
+# STORE=cold (the default): an empty compile cache and an empty baseline store, every baseline
+# measured; STORE=warm: the baseline store an earlier run left in OUT/cache/baselines is kept
+# (the objects are not), so the baselines it holds are reused, one re-timed as the drift check
+# (issue 30's "baselines known" figure): move the earlier run (OUT/throughput-run) away first,
+# or it is resumed
+case "${STORE:-cold}" in
+cold) rm -rf "$DIR/cache" ;;
+warm) [ -d "$DIR/cache/baselines" ] || { echo "throughput: STORE=warm needs $DIR/cache/baselines" \
+		"(an earlier run's store)" >&2; exit 2; }
+	find "$DIR/cache" -mindepth 1 -maxdepth 1 ! -name baselines -exec rm -rf {} + ;;
+*) echo "throughput: STORE must be cold or warm" >&2; exit 2 ;;
+esac
+rm -rf "$DIR/replay" "$RUN"
 mkdir -p "$DIR/replay"
 SALT="throughput bench $(date -u +%Y-%m-%dT%H:%M:%SZ)"
 for t in "$TASKS_ROOT"/tasks/L*/*/; do

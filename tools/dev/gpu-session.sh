@@ -29,7 +29,9 @@
 #                                        # GUARD_LEVEL (L1) names the level's folder
 #   tools/dev/gpu-session.sh replay [GLOB]   # replay run over the catalogue on every GPU,
 #                                        # resumed from .carry/replay.tgz (throughput
-#                                        # bench; its run is the sample for results/)
+#                                        # bench; its run is the sample for results/);
+#                                        # STORE=warm: a new run over the carried run's
+#                                        # baseline store (bench/throughput.sh)
 #   tools/dev/gpu-session.sh serve [GLOB]    # `cuarena serve` under a sustained load of real
 #                                        # evaluations (bench/serve.sh: L1 tasks 019-047,
 #                                        # 3 turns each) vs `cuarena run` on the same work,
@@ -183,12 +185,20 @@ replay)
 	# task. Stopped cleanly (SIGINT) before the call's limit, returned as
 	# replay.tgz; the next call carries it in as .carry/replay.tgz and resumes.
 	[ -f .carry/replay.tgz ] && tar xzf .carry/replay.tgz -C /tmp
+	# STORE=warm: a new run over the carried run's baseline store (the carried run moved aside)
+	if [ "${STORE:-cold}" = warm ] && [ -d /tmp/gpu-session-replay/throughput-run ]; then
+		rm -rf /tmp/gpu-session-replay/earlier-run
+		mv /tmp/gpu-session-replay/throughput-run /tmp/gpu-session-replay/earlier-run
+	fi
 	gpus=$(IFS=,; echo "${DEVS[*]}")
 	GPUS=$gpus OUT=/tmp/gpu-session-replay timeout -s INT -k 30 "${REPLAY_S:-520}" \
 		bench/throughput.sh "${2:-*}" > "$OUT/throughput.log" 2>&1
 	echo "rc=$?" >> "$OUT/throughput.log"
-	# not the compile cache (bench/throughput.sh's own, hundreds of MB of objects)
-	tar czf "$OUT/replay.tgz" -C /tmp --exclude=gpu-session-replay/cache gpu-session-replay
+	# not the compile cache (bench/throughput.sh's own, hundreds of MB of objects), but its
+	# baseline store (cache/baselines: small), so that a later call can run STORE=warm
+	(cd /tmp && { find gpu-session-replay -path gpu-session-replay/cache -prune -o -print
+	              find gpu-session-replay/cache/baselines 2>/dev/null; } |
+		tar czf "$OUT/replay.tgz" --no-recursion -T -)
 	tail -n 3 "$OUT/throughput.log"
 	;;
 serve)
