@@ -34,6 +34,13 @@ pass=0; fail=0
 ok() { pass=$((pass + 1)); echo "PASS serve: $1"; }
 bad() { fail=$((fail + 1)); echo "FAIL serve: $1"; }
 
+# the bundle: build/cuarena finds libmicrohttpd in build/ (make bundle) and every library
+if ldd "$BIN" | grep -q 'libmicrohttpd.so.12 => .*build/'; then ok "build/cuarena finds libmicrohttpd in build/"
+else bad "build/cuarena does not find libmicrohttpd in build/ (make bundle)"; fi
+missing=$(ldd "$BIN" | grep 'not found' | tr -s ' \t' ' ')
+if [ -z "$missing" ]; then ok "every library of build/cuarena is found"
+else bad "a library is missing here:$missing"; fi
+
 # replay sources, salted per side
 for side in run serve; do
 	SALT="serve bench $side $(date -u +%Y-%m-%dT%H:%M:%SZ)"
