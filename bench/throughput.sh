@@ -3,7 +3,7 @@
 #
 #   bench/throughput.sh [GLOB]   (on the GPU machine, after make bundle; default: all tasks
 #                                of level LEVEL, default 1: the figure's definition since
-#                                Level 2 exists)
+#                                Level 2 exists; LEVEL=all: Levels 1-3 in one run)
 #
 # For every task the replay directory holds three turns: a kernel that writes
 # nothing (wrong_output), one that does not compile (compile_error), and the
@@ -55,10 +55,16 @@ esac
 rm -rf "$DIR/replay" "$RUN"
 mkdir -p "$DIR/replay"
 SALT="throughput bench $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+# LEVEL: one level (default 1), or "all": Levels 1, 2 and 3 in one run (the paper table's)
+case "${LEVEL:-1}" in
+all) LEVELS="L1 L2 L3"; SELECT=(--tasks "@(L1|L2|L3)/$GLOB") ;;
+[1-9]) LEVELS="L${LEVEL:-1}"; SELECT=(--tasks "$GLOB" --level "${LEVEL:-1}") ;;
+*) echo "throughput: LEVEL must be a level (1-9) or all" >&2; exit 2 ;;
+esac
 for t in "$TASKS_ROOT"/tasks/L*/*/; do
 	t=${t%/}
 	id=$(basename "$(dirname "$t")")/$(basename "$t")
-	[ "$(basename "$(dirname "$t")")" = "L${LEVEL:-1}" ] || continue
+	case " $LEVELS " in *" $(basename "$(dirname "$t")") "*) ;; *) continue ;; esac
 	case "$(basename "$t")" in $GLOB) ;; *) continue ;; esac
 	[ -f "$t/task.json" ] || continue
 	mkdir -p "$DIR/replay/$id"
@@ -78,5 +84,5 @@ CU
 done
 printf '{"dir": "%s/replay"}\n' "$DIR" > "$DIR/agent.json"
 exec "$ROOT/build/cuarena" --root "$TASKS_ROOT" run --agent replay --agent-config "$DIR/agent.json" \
-	--tasks "$GLOB" --level "${LEVEL:-1}" --turns 3 --out "$RUN" "${GPU_ARGS[@]}" \
+	"${SELECT[@]}" --turns 3 --out "$RUN" "${GPU_ARGS[@]}" \
 	--max-time-s "${MAX_TIME_S:-1}"

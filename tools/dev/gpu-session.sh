@@ -31,7 +31,8 @@
 #                                        # resumed from .carry/replay.tgz (throughput
 #                                        # bench; its run is the sample for results/);
 #                                        # STORE=warm: a new run over the carried run's
-#                                        # baseline store (bench/throughput.sh)
+#                                        # baseline store; LEVEL=all: Levels 1-3 in one
+#                                        # run (bench/throughput.sh)
 #   tools/dev/gpu-session.sh serve [GLOB]    # `cuarena serve` under a sustained load of real
 #                                        # evaluations (bench/serve.sh: L1 tasks 019-047,
 #                                        # 3 turns each) vs `cuarena run` on the same work,
