@@ -99,7 +99,7 @@ enum cua_status cua_transcript_load(const struct cua_results *run, struct cua_tr
 	tr->rewards = cua_xcalloc((size_t)run->n_tasks + 1, sizeof(*tr->rewards));
 	tr->n_rewards = cua_xcalloc((size_t)run->n_tasks + 1, sizeof(*tr->n_rewards));
 	*out = NULL;
-	snprintf(path, sizeof(path), "%s/trajectories.jsonl", run->dir);
+	snprintf(path, sizeof(path), "%s/" CUA_RESULTS_TRAJ, run->dir);
 	enum cua_status st = cua_results_each_line(path, CUA_RESULTS_SKIP_TORN, take_line, tr,
 	                                           NULL, err, errlen);
 	if (st != CUA_OK) {

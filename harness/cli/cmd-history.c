@@ -145,7 +145,7 @@ int cmd_history(struct cua_cli *cli, int argc, char **argv)
 	for (int i = 0; i < nn; i++) {
 		char rj[CUA_PATH_BUF];
 		struct stat st;
-		snprintf(rj, sizeof(rj), "%s/run.json", names[i]);
+		snprintf(rj, sizeof(rj), "%s/" CUA_RESULTS_RUN_JSON, names[i]);
 		if (stat(rj, &st) != 0) {
 			fprintf(stderr, "cuarena history: warning: %s: no run.json: not a run folder, "
 			                "skipped\n", names[i]);

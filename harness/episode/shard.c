@@ -104,7 +104,7 @@ enum cua_status cua_shard_measured(const char *run_dir, const struct cua_task *c
 	struct measuring m = {tasks, n, unit_s};
 	for (int i = 0; i < n; i++)
 		unit_s[i] = 0;
-	snprintf(path, sizeof(path), "%s/baselines.jsonl", run_dir);
+	snprintf(path, sizeof(path), "%s/" CUA_RESULTS_BASELINES, run_dir);
 	if (access(path, F_OK) != 0) {
 		cua_errf(err, errlen, "--costs %s: no %s (not a run folder)", run_dir, path);
 		return CUA_E_NOT_FOUND;
@@ -211,7 +211,7 @@ enum cua_status cua_shard_apply(const struct cua_task **tasks, int *n, int index
 	cJSON *c = cJSON_AddObjectToObject(b, "costs");
 	if (costs_dir) {
 		char path[CUA_PATH_BUF], hex[65];
-		snprintf(path, sizeof(path), "%s/baselines.jsonl", costs_dir);
+		snprintf(path, sizeof(path), "%s/" CUA_RESULTS_BASELINES, costs_dir);
 		file_sha(path, hex);
 		cJSON_AddStringToObject(c, "run", costs_dir);
 		cJSON_AddStringToObject(c, "baselines_sha256", hex);
