@@ -16,6 +16,48 @@ static const char *jstr(const cJSON *o, const char *k)
 	return cJSON_IsString(v) ? v->valuestring : NULL;
 }
 
+void cua_prior_run_decode(const cJSON *run, struct cua_prior_run *out)
+{
+	memset(out, 0, sizeof(*out));
+	const cJSON *a = cJSON_GetObjectItemCaseSensitive(run, "agent");
+	out->agent = jstr(a, "name");
+	out->agent_version = jstr(a, "version");
+	out->agent_config = cJSON_GetObjectItemCaseSensitive(a, "config");
+	const cJSON *t = cJSON_GetObjectItemCaseSensitive(run, "turns");
+	out->turns = cJSON_IsNumber(t) ? t->valuedouble : NAN;
+	out->reward = jstr(run, "reward");
+	const cJSON *tasks = cJSON_GetObjectItemCaseSensitive(run, "tasks"), *x;
+	out->n_tasks = -1;
+	if (cJSON_IsArray(tasks)) {
+		out->tasks = cua_xcalloc((size_t)cJSON_GetArraySize(tasks) + 1, sizeof(char *));
+		out->n_tasks = 0;
+		cJSON_ArrayForEach(x, tasks)
+			out->tasks[out->n_tasks++] = cJSON_IsString(x) ? x->valuestring : NULL;
+	}
+	cua_device_from_json(cJSON_GetObjectItemCaseSensitive(run, "device"), &out->device);
+	const cJSON *mt = cJSON_GetObjectItemCaseSensitive(run, "max_time_s");
+	out->max_time_s = cJSON_IsNumber(mt) && mt->valuedouble > 0 ? mt->valuedouble : 0;
+	const cJSON *sh = cJSON_GetObjectItemCaseSensitive(run, "shard");
+	const cJSON *i = cJSON_GetObjectItemCaseSensitive(sh, "index");
+	const cJSON *c = cJSON_GetObjectItemCaseSensitive(sh, "count");
+	const cJSON *sel = cJSON_GetObjectItemCaseSensitive(sh, "selected");
+	out->shard = sh != NULL;
+	out->shard_valid = sh && cJSON_IsNumber(i) && cJSON_IsNumber(c) && cJSON_IsArray(sel) &&
+	                   c->valuedouble >= 1 && c->valuedouble <= 65536 &&
+	                   i->valuedouble >= 0 && i->valuedouble < c->valuedouble &&
+	                   i->valuedouble == (int)i->valuedouble;
+	out->shard_index = out->shard_valid ? (int)i->valuedouble : -1;
+	out->shard_count = out->shard_valid ? (int)c->valuedouble : -1;
+	out->shard_selected = out->shard_valid ? sel : NULL;
+	out->merged = cJSON_GetObjectItemCaseSensitive(run, "merged") != NULL;
+}
+
+void cua_prior_run_clear(struct cua_prior_run *m)
+{
+	free(m->tasks);
+	memset(m, 0, sizeof(*m));
+}
+
 struct loading {
 	struct cua_prior *p;
 	const struct cua_prior_want *want;
@@ -321,11 +363,12 @@ enum cua_status cua_prior_load(const char *dir, const struct cua_prior_want *wan
 		goto fail;
 	for (int i = 0; want && want->tasks && i < want->n_tasks; i++)
 		task_add(p, want->tasks[i]);
-	const cJSON *x;
-	cJSON_ArrayForEach(x, cJSON_GetObjectItemCaseSensitive(p->run, "tasks"))
-		if (cJSON_IsString(x) && x->valuestring[0] &&
-		    strlen(x->valuestring) < sizeof(p->tasks[0].id) && wanted(&l, x->valuestring))
-			task_add(p, x->valuestring)->listed = true;
+	cua_prior_run_decode(p->run, &p->meta);
+	for (int i = 0; i < p->meta.n_tasks; i++) {
+		const char *id = p->meta.tasks[i];
+		if (id && id[0] && strlen(id) < sizeof(p->tasks[0].id) && wanted(&l, id))
+			task_add(p, id)->listed = true;
+	}
 	for (size_t w = 0; w < CUA_ARRAY_LEN(walk); w++) {
 		l.f = walk[w].f;
 		snprintf(path, sizeof(path), "%s/%s", dir, cua_results_file_names[l.f]);
@@ -364,6 +407,7 @@ void cua_prior_free(struct cua_prior *p)
 	free(p->episodes);
 	for (int f = 0; f < CUA_RESULTS_N_FILES; f++)
 		free(p->text[f].s);
+	cua_prior_run_clear(&p->meta);
 	cJSON_Delete(p->run);
 	free(p);
 }

@@ -8,10 +8,45 @@
 
 #include "results/results.h"
 #include "eval/report.h"
+#include "judge/device.h"
 
 struct cJSON;
 
 #define CUA_PRIOR_TURNS 64        /* turns of an episode: CUA_MAX_TURNS (episode.h) */
+
+/* run.json's settings as data, for the writers that go on with a folder or join
+ * it (`run --resume`, a restarted `serve`, `merge`): decoded here and nowhere
+ * else, judged by none (each caller refuses, in its own words, what it cannot go
+ * on with). Strings and agent_config are borrowed from the document and live as
+ * long as it does; only tasks is owned. */
+struct cua_prior_run {
+	const char *agent, *agent_version;    /* agent.name, agent.version; NULL: absent
+	                                       * or not a string */
+	const struct cJSON *agent_config;     /* agent.config verbatim (the agent's own
+	                                       * shape); NULL: absent */
+	double turns;                         /* NaN: absent or not a number */
+	const char *reward;                   /* the schedule's name; NULL as above */
+	int n_tasks;                          /* -1: "tasks" absent or not an array */
+	const char **tasks;                   /* [n_tasks] (heap); an entry NULL: not a
+	                                       * string */
+	struct cua_device device;             /* cua_device_from_json's; known false:
+	                                       * no device named */
+	double max_time_s;                    /* the run's timing cap; 0: absent, not a
+	                                       * number or not > 0 */
+	bool shard;                           /* a "shard" member (run --shard) */
+	bool shard_valid;                     /* ...with numbers index and count, 1 <=
+	                                       * count <= 65536, an integer 0 <= index <
+	                                       * count, and an array selected */
+	int shard_index, shard_count;         /* -1 unless shard_valid */
+	const struct cJSON *shard_selected;   /* shard.selected verbatim (compared and
+	                                       * copied whole by merge); NULL unless
+	                                       * shard_valid */
+	bool merged;                          /* a "merged" member: written by merge */
+};
+
+/* Decodes run (NULL: an empty document) into *out; never fails. */
+void cua_prior_run_decode(const struct cJSON *run, struct cua_prior_run *out);
+void cua_prior_run_clear(struct cua_prior_run *m);   /* frees tasks; zeroes *m */
 
 /* What to keep beyond the counts (each costs memory on a large folder). */
 struct cua_prior_want {
@@ -67,6 +102,7 @@ struct cua_prior_episode {
 struct cua_prior {
 	char dir[CUA_PATH_LEN];
 	struct cJSON *run;            /* run.json; NULL when the folder has none */
+	struct cua_prior_run meta;    /* run, decoded (borrows from it) */
 	int n_tasks;
 	struct cua_prior_task *tasks; /* want.tasks' order, then others as met */
 	int n_bases;
