@@ -4,8 +4,10 @@
  * the run's tasks decoded or refused naming its file and line; and the run's own
  * settings from its run.json. */
 #include "episode/resume.h"
+#include "results/prior.h"
 #include "results/results.h"
 
+#include <math.h>
 #include <string.h>
 #include <cjson/cJSON.h>
 
@@ -150,49 +152,43 @@ enum cua_status cua_resume_read_meta(const char *dir, char *agent, size_t agent_
                                      int *n_ids, char *err, size_t errlen)
 {
 	cJSON *j;
+	struct cua_prior_run m;
 	*config = NULL;
 	*ids = NULL;
 	*n_ids = 0;
 	enum cua_status st = cua_results_read_run_json(dir, &j, err, errlen);
 	if (st != CUA_OK)
 		return st;
-	const cJSON *a = cJSON_GetObjectItemCaseSensitive(j, "agent");
-	const cJSON *ver = cJSON_GetObjectItemCaseSensitive(a, "version");
-	const cJSON *t = cJSON_GetObjectItemCaseSensitive(j, "turns");
-	const cJSON *rw = cJSON_GetObjectItemCaseSensitive(j, "reward");
-	const cJSON *tasks = cJSON_GetObjectItemCaseSensitive(j, "tasks");
-	if (!cJSON_IsNumber(t) || !cJSON_IsString(rw) ||
-	    !cua_reward_parse(rw->valuestring, reward) || !cJSON_IsArray(tasks)) {
-		cua_errf(err, errlen, "%s/run.json: agent.name, turns, reward and tasks are "
-		         "required", dir);
+	cua_prior_run_decode(j, &m);
+	if (isnan(m.turns) || !m.reward || !cua_reward_parse(m.reward, reward) ||
+	    m.n_tasks < 0) {
+		cua_errf(err, errlen, "%s/" CUA_RESULTS_RUN_JSON ": agent.name, turns, reward and "
+		         "tasks are required", dir);
 		st = CUA_E_PARSE;
 		goto out;
 	}
-	*turns = cua_to_int(t->valuedouble);
+	*turns = cua_to_int(m.turns);
 	if (*turns < 1 || *turns > CUA_MAX_TURNS) {
-		cua_errf(err, errlen, "%s/run.json: turns: must be 1 to %d", dir, CUA_MAX_TURNS);
+		cua_errf(err, errlen, "%s/" CUA_RESULTS_RUN_JSON ": turns: must be 1 to %d", dir,
+		         CUA_MAX_TURNS);
 		st = CUA_E_PARSE;
 		goto out;
 	}
-	const cJSON *x;
-	int n = 0;
-	cJSON_ArrayForEach(x, tasks) {
-		if (!cJSON_IsString(x) || !x->valuestring[0]) {
-			cua_errf(err, errlen, "%s/run.json: tasks[%d]: expected a task id", dir, n);
+	for (int n = 0; n < m.n_tasks; n++)
+		if (!m.tasks[n] || !m.tasks[n][0]) {
+			cua_errf(err, errlen, "%s/" CUA_RESULTS_RUN_JSON ": tasks[%d]: expected a "
+			         "task id", dir, n);
 			st = CUA_E_PARSE;
 			goto out;
 		}
-		n++;
-	}
-	snprintf(agent, agent_len, "%s",
-	         cJSON_GetObjectItemCaseSensitive(a, "name")->valuestring);
-	snprintf(version, version_len, "%s", cJSON_IsString(ver) ? ver->valuestring : "");
-	const cJSON *cfg = cJSON_GetObjectItemCaseSensitive(a, "config");
-	*config = cfg ? cJSON_Duplicate(cfg, true) : NULL;
-	*ids = cua_xcalloc((size_t)n + 1, sizeof(char *));
-	cJSON_ArrayForEach(x, tasks)
-		(*ids)[(*n_ids)++] = cua_xstrdup(x->valuestring);
+	snprintf(agent, agent_len, "%s", m.agent);
+	snprintf(version, version_len, "%s", m.agent_version ? m.agent_version : "");
+	*config = m.agent_config ? cJSON_Duplicate(m.agent_config, true) : NULL;
+	*ids = cua_xcalloc((size_t)m.n_tasks + 1, sizeof(char *));
+	for (int n = 0; n < m.n_tasks; n++)
+		(*ids)[(*n_ids)++] = cua_xstrdup(m.tasks[n]);
 out:
+	cua_prior_run_clear(&m);
 	cJSON_Delete(j);
 	return st;
 }
