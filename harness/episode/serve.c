@@ -276,16 +276,18 @@ static enum cua_status open_results(struct server *s, char *err, size_t errlen)
 	if (again) {
 		if ((st = cua_writer_run_continue(s->w, when, err, errlen)) != CUA_OK)
 			return st;
-		const cJSON *run = cua_writer_run(s->w);
-		const char *name = str_of(cJSON_GetObjectItemCaseSensitive(run, "agent"), "name");
-		if (!cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(run, "tasks")) ||
-		    !name || strcmp(name, "serve")) {
+		struct cua_prior_run m;
+		cua_prior_run_decode(cua_writer_run(s->w), &m);
+		bool ours = m.n_tasks >= 0 && m.agent && !strcmp(m.agent, "serve");
+		if (!ours)
 			cua_errf(err, errlen, "%s: not a folder of `cuarena serve` (agent.name \"%s\", "
 			         "tasks): give a new or a serve results folder", path,
-			         name ? name : "");
+			         m.agent ? m.agent : "");
+		else
+			s->device = m.device;
+		cua_prior_run_clear(&m);
+		if (!ours)
 			return CUA_E_USAGE;
-		}
-		cua_device_from_json(cJSON_GetObjectItemCaseSensitive(run, "device"), &s->device);
 	} else
 		new_run_json(s, when);
 	if ((st = cua_writer_run_save(s->w, err, errlen)) != CUA_OK)
