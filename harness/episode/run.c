@@ -631,8 +631,10 @@ enum cua_status cua_run(const struct cua_run_opts *o, struct cua_run_summary *su
 			goto out_agent;
 		/* the GPU the run was measured on: restored baselines are of it, and the
 		 * candidates that follow them get its ceilings (%SOL, speed of light) */
-		cua_device_from_json(cJSON_GetObjectItemCaseSensitive(cua_writer_run(r.w), "device"),
-		                     &r.device);
+		struct cua_prior_run m;
+		cua_prior_run_decode(cua_writer_run(r.w), &m);
+		r.device = m.device;
+		cua_prior_run_clear(&m);
 		const char **ids = cua_xcalloc((size_t)r.n_tasks + 1, sizeof(*ids));
 		for (int i = 0; i < r.n_tasks; i++)
 			ids[i] = r.tasks[i]->id;
@@ -681,16 +683,19 @@ enum cua_status cua_run(const struct cua_run_opts *o, struct cua_run_summary *su
 	}
 	/* every kernel of a run is timed alike: a resume keeps the run's cap */
 	r.max_time_s = o->eval.max_time_s;
-	const cJSON *mt = cJSON_GetObjectItemCaseSensitive(cua_writer_run(r.w), "max_time_s");
-	if (cJSON_IsNumber(mt) && mt->valuedouble > 0) {
-		if (o->max_time_given && fabs(mt->valuedouble - o->eval.max_time_s) > 1e-9) {
+	struct cua_prior_run m;
+	cua_prior_run_decode(cua_writer_run(r.w), &m);
+	double cap = m.max_time_s;
+	cua_prior_run_clear(&m);
+	if (cap > 0) {
+		if (o->max_time_given && fabs(cap - o->eval.max_time_s) > 1e-9) {
 			cua_errf(err, errlen, "--max-time-s %g: the run in %s timed its kernels with "
 			         "%g s (run.json max_time_s); resume without --max-time-s or with that",
-			         o->eval.max_time_s, r.run_dir, mt->valuedouble);
+			         o->eval.max_time_s, r.run_dir, cap);
 			st = CUA_E_USAGE;
 			goto out_agent;
 		}
-		r.max_time_s = mt->valuedouble;
+		r.max_time_s = cap;
 	} else
 		cua_writer_run_max_time(r.w, r.max_time_s);
 	if ((st = cua_prior_segments(cua_writer_run(r.w), r.run_dir, &r.before, err,
