@@ -19,24 +19,19 @@
 struct shard {
 	const char *dir;
 	cJSON *run;                 /* run.json; NULL when the folder has none */
+	struct cua_prior_run meta;  /* run, decoded */
 	int index, count;           /* from "shard"; -1 without one */
 	int n_tasks;
-	const char **tasks;         /* run.json's "tasks" (borrowed from run) */
+	const char **tasks;         /* run.json's "tasks" (meta's) */
 	struct cua_prior *held;     /* what its files hold: lines kept, tasks' ends */
 	int n_open;                 /* tasks not ended */
 };
 
 static void shard_free(struct shard *s)
 {
+	cua_prior_run_clear(&s->meta);
 	cJSON_Delete(s->run);
-	free(s->tasks);
 	cua_prior_free(s->held);
-}
-
-static const char *jstr(const cJSON *o, const char *k)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
-	return cJSON_IsString(v) ? v->valuestring : NULL;
 }
 
 static int task_pos(const struct shard *s, const char *id)
@@ -67,40 +62,30 @@ static int load_meta(struct shard *s, bool *missing, char *err, size_t errlen)
 	enum cua_status st = cua_results_read_run_json(s->dir, &s->run, err, errlen);
 	if (st != CUA_OK)
 		return st;
-	const cJSON *tasks = cJSON_GetObjectItemCaseSensitive(s->run, "tasks");
-	if (!cJSON_IsArray(tasks)) {
+	cua_prior_run_decode(s->run, &s->meta);
+	if (s->meta.n_tasks < 0) {
 		cua_errf(err, errlen, "%s: tasks: missing (a run folder lists its tasks)", path);
 		return CUA_E_PARSE;
 	}
-	int n = cJSON_GetArraySize(tasks);
-	s->tasks = cua_xcalloc((size_t)n + 1, sizeof(char *));
-	const cJSON *t;
-	cJSON_ArrayForEach(t, tasks) {
-		if (!cJSON_IsString(t)) {
+	s->tasks = s->meta.tasks;
+	for (; s->n_tasks < s->meta.n_tasks; s->n_tasks++) {
+		const char *t = s->tasks[s->n_tasks];
+		if (!t) {
 			cua_errf(err, errlen, "%s: tasks[%d]: not a string", path, s->n_tasks);
 			return CUA_E_PARSE;
 		}
-		if (task_pos(s, t->valuestring) >= 0) {
-			cua_errf(err, errlen, "%s: tasks: %s is listed twice", path, t->valuestring);
+		if (task_pos(s, t) >= 0) {
+			cua_errf(err, errlen, "%s: tasks: %s is listed twice", path, t);
 			return CUA_E_PARSE;
 		}
-		s->tasks[s->n_tasks++] = t->valuestring;
 	}
-	const cJSON *sh = cJSON_GetObjectItemCaseSensitive(s->run, "shard");
-	if (sh) {
-		const cJSON *i = cJSON_GetObjectItemCaseSensitive(sh, "index");
-		const cJSON *c = cJSON_GetObjectItemCaseSensitive(sh, "count");
-		const cJSON *sel = cJSON_GetObjectItemCaseSensitive(sh, "selected");
-		if (!cJSON_IsNumber(i) || !cJSON_IsNumber(c) || !cJSON_IsArray(sel) ||
-		    c->valuedouble < 1 || c->valuedouble > 65536 || i->valuedouble < 0 ||
-		    i->valuedouble >= c->valuedouble || i->valuedouble != (int)i->valuedouble) {
-			cua_errf(err, errlen, "%s: shard: index, count and selected must be there, "
-			         "0 <= index < count", path);
-			return CUA_E_PARSE;
-		}
-		s->index = (int)i->valuedouble;
-		s->count = (int)c->valuedouble;
+	if (s->meta.shard && !s->meta.shard_valid) {
+		cua_errf(err, errlen, "%s: shard: index, count and selected must be there, "
+		         "0 <= index < count", path);
+		return CUA_E_PARSE;
 	}
+	s->index = s->meta.shard_index;
+	s->count = s->meta.shard_count;
 	return CUA_OK;
 }
 
@@ -201,9 +186,8 @@ static int check_alike(struct shard *sh, int n)
 			        a->dir, sx, same[k].what, same[k].what);
 			return CUA_EXIT_USAGE;
 		}
-		const char *da = jstr(cJSON_GetObjectItemCaseSensitive(a->run, "device"), "name");
-		const char *db = jstr(cJSON_GetObjectItemCaseSensitive(b->run, "device"), "name");
-		if (da && db && *da && *db && strcmp(da, db)) {
+		const char *da = a->meta.device.name, *db = b->meta.device.name;
+		if (a->meta.device.known && b->meta.device.known && strcmp(da, db)) {
 			fprintf(stderr, "cuarena merge: %s ran on %s, %s on %s: a run's speedups are of "
 			        "one GPU model (constrain the job array to one, e.g. sbatch "
 			        "--constraint)\n", a->dir, da, b->dir, db);
@@ -216,11 +200,8 @@ static int check_alike(struct shard *sh, int n)
 		}
 		if (a->count < 0)
 			continue;
-		const cJSON *sa = cJSON_GetObjectItemCaseSensitive(a->run, "shard");
-		const cJSON *sb = cJSON_GetObjectItemCaseSensitive(b->run, "shard");
 		if (a->count != b->count ||
-		    !cJSON_Compare(cJSON_GetObjectItemCaseSensitive(sa, "selected"),
-		                   cJSON_GetObjectItemCaseSensitive(sb, "selected"), true)) {
+		    !cJSON_Compare(a->meta.shard_selected, b->meta.shard_selected, true)) {
 			fprintf(stderr, "cuarena merge: %s (shard %d/%d) and %s (shard %d/%d) split "
 			        "different selections of tasks: not shards of one run\n", a->dir,
 			        a->index, a->count, b->dir, b->index, b->count);
@@ -536,8 +517,7 @@ int cmd_merge(struct cua_cli *cli, int argc, char **argv)
 					goto out;
 				}
 				count = sh[i].count;
-				selected = cJSON_GetObjectItemCaseSensitive(
-					cJSON_GetObjectItemCaseSensitive(sh[i].run, "shard"), "selected");
+				selected = sh[i].meta.shard_selected;
 			}
 		}
 	if (print_missing) {
