@@ -336,7 +336,7 @@ static int write_merged(struct shard *sh, int n, const char *out, const cJSON *t
  * shard nor any other run. */
 static bool out_ok(const char *out, struct shard *sh, int n)
 {
-	char ro[CUA_PATH_LEN], rs[CUA_PATH_LEN], p[CUA_PATH_BUF];
+	char ro[CUA_PATH_LEN], rs[CUA_PATH_LEN], why[CUA_ERR_LEN];
 	struct stat st;
 	if (stat(out, &st) != 0)
 		return true;
@@ -349,12 +349,14 @@ static bool out_ok(const char *out, struct shard *sh, int n)
 		fprintf(stderr, "cuarena merge: --out %s: exists and is not a folder\n", out);
 		return false;
 	}
-	snprintf(p, sizeof(p), "%s/" CUA_RESULTS_RUN_JSON, out);
-	char *buf = NULL;
-	if (cua_read_file(p, 16 << 20, &buf, NULL, NULL, 0) == CUA_OK) {
-		cJSON *j = cJSON_Parse(buf);
-		free(buf);
-		bool merged = cJSON_GetObjectItemCaseSensitive(j, "merged") != NULL;
+	cJSON *j = NULL;
+	enum cua_status got = cua_results_read_run_json(out, &j, why, sizeof(why));
+	if (got != CUA_E_NOT_FOUND) {
+		/* one that does not read is no merge either */
+		struct cua_prior_run m;
+		cua_prior_run_decode(j, &m);
+		bool merged = got == CUA_OK && m.merged;
+		cua_prior_run_clear(&m);
 		cJSON_Delete(j);
 		if (!merged)
 			fprintf(stderr, "cuarena merge: --out %s holds a run that is not a merge: give "
