@@ -873,6 +873,62 @@ Test(writer, the_baseline_store_is_recorded_per_segment_and_summed_in_the_summar
 
 /* ---- what a folder holds (results/prior.c) ---------------------------------------- */
 
+/* run.json's settings as the writers that go on with a folder read them: decoded,
+ * not judged (an entry of tasks that is not a string is NULL, a shard without its
+ * index is there but not valid), and a document without them reads as empty. */
+Test(writer, run_json_settings_decode_as_data)
+{
+	cJSON *j = cJSON_Parse("{\"schema\":2,\"agent\":{\"name\":\"replay\",\"version\":\"1\","
+	                       "\"config\":{\"k\":[1]}},\"turns\":5,\"reward\":\"best\","
+	                       "\"tasks\":[\"L1/a\",7,\"\"],\"device\":{\"name\":\"NVIDIA H200\"},"
+	                       "\"max_time_s\":2.5,\"shard\":{\"index\":1,\"count\":3,"
+	                       "\"selected\":[\"L1/a\"]},\"merged\":{}}");
+	struct cua_prior_run m;
+	cr_assert(j);
+	cua_prior_run_decode(j, &m);
+	cr_expect_str_eq(m.agent, "replay");
+	cr_expect_str_eq(m.agent_version, "1");
+	cr_expect(cJSON_IsObject(m.agent_config));
+	cr_expect_eq(m.turns, 5);
+	cr_expect_str_eq(m.reward, "best");
+	cr_assert_eq(m.n_tasks, 3);
+	cr_expect_str_eq(m.tasks[0], "L1/a");
+	cr_expect_null(m.tasks[1]);
+	cr_expect_str_eq(m.tasks[2], "");
+	cr_expect(m.device.known);
+	cr_expect_str_eq(m.device.name, "NVIDIA H200");
+	cr_expect_eq(m.max_time_s, 2.5);
+	cr_expect(m.shard && m.shard_valid);
+	cr_expect_eq(m.shard_index, 1);
+	cr_expect_eq(m.shard_count, 3);
+	cr_expect(cJSON_IsArray(m.shard_selected));
+	cr_expect(m.merged);
+	cua_prior_run_clear(&m);
+	cJSON_Delete(j);
+
+	j = cJSON_Parse("{\"turns\":\"5\",\"tasks\":{},\"max_time_s\":-1,"
+	                "\"shard\":{\"count\":3,\"selected\":[]}}");
+	cr_assert(j);
+	cua_prior_run_decode(j, &m);
+	cr_expect_null(m.agent);
+	cr_expect(isnan(m.turns));
+	cr_expect_eq(m.n_tasks, -1);
+	cr_expect_not(m.device.known);
+	cr_expect_eq(m.max_time_s, 0);
+	cr_expect(m.shard && !m.shard_valid);
+	cr_expect_eq(m.shard_index, -1);
+	cr_expect_null(m.shard_selected);
+	cr_expect_not(m.merged);
+	cua_prior_run_clear(&m);
+	cJSON_Delete(j);
+
+	cua_prior_run_decode(NULL, &m);
+	cr_expect_eq(m.n_tasks, -1);
+	cr_expect_not(m.shard);
+	cua_prior_run_clear(&m);
+}
+
+
 /* What run --resume, a restarted serve and merge read of a folder, once: each
  * task's ends and candidates (a turn written twice counts once, a reply
  * without code is no candidate), each device's current baselines (a subject met
