@@ -994,12 +994,24 @@ Test(task, dump_bytes_count_inputs_and_the_oracles_f64_outputs)
 	cr_expect_gt(most, 8LL << 30, "params: %lld bytes", (long long)most);
 	/* x [5,16384] f32, params, y [5,16384] as the oracle's f64 */
 	cr_expect_eq(total, most + 5 * 16384 * 4 + 5 * 16384 * 8);
+	cr_expect_eq(cua_task_dump_file_max(t), most, "the largest file: params at every shape");
 	cua_task_free(t);
 	t = NULL;
 	snprintf(path, sizeof(path), "%s/tasks/L3/036-lstm-hn", root());
 	cr_assert_eq(cua_task_load(path, &t, err, sizeof(err)), CUA_OK, "%s", err);
 	total = cua_task_dump_bytes(t, cua_task_timed_shape(t), &most);
 	cr_expect(total > 0 && total <= CUA_DUMP_TIMED_MAX, "%lld", (long long)total);
+	cr_expect(cua_task_dumps_shape(t, cua_task_timed_shape(t)), "036's timed shape is dumped");
+	cua_task_free(t);
+	t = NULL;
+	/* L1/087's timed y is 2^31 elements: not dumped, so no judge of its own for it */
+	snprintf(path, sizeof(path), "%s/tasks/L1/087-conv-pointwise-2d", root());
+	cr_assert_eq(cua_task_load(path, &t, err, sizeof(err)), CUA_OK, "%s", err);
+	int timed = cua_task_timed_shape(t);
+	cr_expect_not(cua_task_dumps_shape(t, timed));
+	cr_expect(cua_task_dumps_shape(t, timed == 0 ? 1 : 0), "a check shape is always dumped");
+	cr_expect_lt(cua_task_dump_file_max(t), 8LL << 30, "%lld",
+	             (long long)cua_task_dump_file_max(t));
 	cua_task_free(t);
 }
 

@@ -111,3 +111,23 @@ int64_t cua_task_dump_bytes(const struct cua_task *t, int shape, int64_t *larges
 		*largest = most;
 	return total;
 }
+
+bool cua_task_dumps_shape(const struct cua_task *t, int shape)
+{
+	if (shape != cua_task_timed_shape(t))
+		return true;
+	int64_t bytes = cua_task_dump_bytes(t, shape, NULL);
+	return bytes >= 0 && bytes <= CUA_DUMP_TIMED_MAX;
+}
+
+int64_t cua_task_dump_file_max(const struct cua_task *t)
+{
+	int64_t file_max = 0;
+	for (int sh = 0; sh < t->n_shapes; sh++) {
+		int64_t most = 0;
+		if (cua_task_dumps_shape(t, sh) && cua_task_dump_bytes(t, sh, &most) >= 0 &&
+		    most > file_max)
+			file_max = most;
+	}
+	return file_max;
+}

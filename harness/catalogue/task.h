@@ -155,6 +155,14 @@ int64_t cua_task_dump_bytes(const struct cua_task *t, int shape, int64_t *larges
  * of Level 3 fail at the timed shape alone). */
 #define CUA_DUMP_TIMED_MAX (256LL << 20)
 
+/* Whether `selftest --dump` writes shape set `shape`: every check shape, and the
+ * timed one within CUA_DUMP_TIMED_MAX. The judge's dump and the file-size limit
+ * its parent gives it both follow this. */
+bool cua_task_dumps_shape(const struct cua_task *t, int shape);
+
+/* The largest one file `selftest --dump` writes (0 when a shape does not resolve). */
+int64_t cua_task_dump_file_max(const struct cua_task *t);
+
 /* The segment of a layered input holding element `index`, or NULL when the
  * element is padding (or spec has no segments). Binary search. */
 const struct cua_segment *cua_segment_at(const struct cua_tensor_spec *spec, int64_t index);

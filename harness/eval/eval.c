@@ -148,14 +148,19 @@ void cua_child_env(const struct cua_eval_opts *o, struct cua_child_env *ce)
 	ce->env[ne] = NULL;
 }
 
+/* The serving judge's file-size limit: room for --dump's files (each job's own
+ * limit is set at the judge's start, once for all its jobs). */
+#define SERVING_FSIZE (8L << 30)
+
 /* Runs `cuarena __judge` on one task in the sandbox and reads its report into
  * e (and dev, degen when given). so may be NULL for the oracle-only modes named
- * in extra (NULL-terminated extra arguments). A child that dies before its
+ * in extra (NULL-terminated extra arguments); file_max: the largest file the job
+ * writes (--dump), 0 for none. A child that dies before its
  * result line is judged from how it ended and the last phase it announced. */
 static enum cua_status run_child(const struct cua_task *t, const char *so_path,
                                  const char *oracle_so, const char *subject,
                                  const struct cua_eval_opts *o, const char *const *extra,
-                                 struct cua_eval *e, struct cua_device *dev,
+                                 int64_t file_max, struct cua_eval *e, struct cua_device *dev,
                                  struct cua_degeneracy *degen, char *err, size_t errlen)
 {
 	char seeds[96], maxt[32], mins[16], fd[8], tmo[32];
@@ -225,7 +230,7 @@ static enum cua_status run_child(const struct cua_task *t, const char *so_path,
 	/* Kernels write no files; the judge stages the kernel's object (at most
 	 * CUA_OBJECT_MAX, the build's own limit: an object the build let through
 	 * never exceeds the judge's) and --dump (trusted) writes check-shape tensors. */
-	so.fsize_bytes = so_path ? (long)CUA_OBJECT_MAX + (64L << 20) : 8L << 30;
+	so.fsize_bytes = so_path ? (long)CUA_OBJECT_MAX + (64L << 20) : SERVING_FSIZE;
 	so.nofile = 1024;
 	/* Counts the user's processes and threads (CUDA starts a few): a ceiling
 	 * on fork bombs for non-root users; root is exempt, and fork is a
@@ -236,21 +241,13 @@ static enum cua_status run_child(const struct cua_task *t, const char *so_path,
 	so.capture_max = 64 * 1024;
 	so.env = env;
 	const char *mode = getenv("CUARENA_JUDGE");
-	/* --dump writes each tensor as one file: one over the serving judge's 8 GiB
-	 * file-size limit is written by a judge of its own, whose limit is the
-	 * largest file (L3/002's params are 8.6 GB: it died of SIGXFSZ). */
-	int64_t dump_file = 0;
-	for (int i = 0; extra && extra[i]; i++)
-		if (!strcmp(extra[i], "--dump"))
-			for (int sh = 0; sh < t->n_shapes; sh++) {
-				int64_t most = 0;
-				if (cua_task_dump_bytes(t, sh, &most) >= 0 && most > dump_file)
-					dump_file = most;
-			}
-	bool own_judge = dump_file + (64LL << 20) > (8LL << 30);
-	if (dump_file + (64LL << 20) > so.fsize_bytes)
-		so.fsize_bytes = (long)(dump_file + (64LL << 20));
-	if ((mode && !strcmp(mode, "fresh")) || own_judge) {
+	/* A file over the serving judge's file-size limit (--dump writes each tensor
+	 * as one: L3/002's params are 8.6 GB, and it died of SIGXFSZ) is written by a
+	 * judge of its own, whose limit is that file. */
+	const long want = file_max > 0 ? (long)file_max + (64L << 20) : 0;
+	if (want > so.fsize_bytes)
+		so.fsize_bytes = want;
+	if ((mode && !strcmp(mode, "fresh")) || want > SERVING_FSIZE) {
 		st = cua_sandbox_run(argv, &so, &r, err, errlen);
 	} else {
 		/* The device's long-lived judge: the same options, the key and the
@@ -278,7 +275,7 @@ static enum cua_status run_child(const struct cua_task *t, const char *so_path,
 		}
 		env[ne - 1] = NULL;   /* not the key */
 		so.cpu_s = 0;
-		so.fsize_bytes = 8L << 30;
+		so.fsize_bytes = SERVING_FSIZE;
 		const char *dev = o->gpu ? o->gpu : getenv("CUDA_VISIBLE_DEVICES");
 		st = cua_judges_run(o->self_exe, dev ? dev : "", &so, job, jn, o->run_timeout_s,
 		                    &key, &r, err, errlen);
@@ -410,7 +407,7 @@ static enum cua_status eval_with(const struct cua_task *t, const char *src_path,
 		}
 	}
 	extra[ne] = NULL;
-	st = run_child(t, b.so_path, ref.so_path, subject, o, extra, e, dev, NULL, err,
+	st = run_child(t, b.so_path, ref.so_path, subject, o, extra, 0, e, dev, NULL, err,
 	               errlen);
 	cua_build_clear(&chk);
 	if (st != CUA_OK)
@@ -482,8 +479,8 @@ enum cua_status cua_eval_degeneracy(const struct cua_task *t,
 	int k = dump_dir ? 3 : 1;
 	extra[k++] = "--oracle-sha256";
 	extra[k++] = ref.so_sha256;
-	st = run_child(t, NULL, ref.so_path, "degeneracy", o, extra, e, dev, d, err,
-	               errlen);
+	st = run_child(t, NULL, ref.so_path, "degeneracy", o, extra,
+	               dump_dir ? cua_task_dump_file_max(t) : 0, e, dev, d, err, errlen);
 	cua_build_clear(&ref);
 	return st;
 }

@@ -169,8 +169,7 @@ void cua_selftest_dump(struct cua_judge *J, const struct job *job, cudaStream_t 
 		cua_judge_finish(J, CUA_VERDICT_HARNESS_ERROR, "%s", err);
 	int timed = cua_task_timed_shape(t);
 	for (int sh = 0; sh < t->n_shapes; sh++) {
-		int64_t bytes = cua_task_dump_bytes(t, sh, NULL);
-		if (sh == timed && (bytes < 0 || bytes > CUA_DUMP_TIMED_MAX))
+		if (!cua_task_dumps_shape(t, sh))
 			continue;
 		struct shape_bufs b;
 		uint64_t seeds[CUA_MAX_TENSORS];
